@@ -1,0 +1,1 @@
+"""Components: tiles, cards, notation and hand analysis (standard library only)."""

@@ -1,0 +1,1 @@
+"""Variants: one package per game (options, scoring items, flow hooks)."""

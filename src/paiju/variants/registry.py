@@ -1,0 +1,19 @@
+"""Which variants exist, and where their calculator scorers live (imported lazily)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Scorer = Callable[[Any], dict[str, Any]]
+
+
+def _jiaxing() -> Scorer:
+    from paiju.variants.jiaxing.calculator import score_json
+
+    return score_json
+
+
+def score_loaders() -> dict[str, Callable[[], Scorer]]:
+    """Variant name → a loader returning its ``paiju score`` function."""
+    return {"jiaxing": _jiaxing}
