@@ -14,6 +14,12 @@ def _jiaxing() -> Scorer:
     return score_json
 
 
+def _taixing() -> Scorer:
+    from paiju.variants.taixing.calculator import score_json
+
+    return score_json
+
+
 def score_loaders() -> dict[str, Callable[[], Scorer]]:
     """Variant name → a loader returning its ``paiju score`` function."""
-    return {"jiaxing": _jiaxing}
+    return {"jiaxing": _jiaxing, "taixing": _taixing}

@@ -1,0 +1,127 @@
+"""Taixing house rules: one frozen options object, every field a named seed ambiguity.
+
+Defaults are the ones ``../shared/rules/decisions.md`` ships (TA1 and TA8 there, the
+recommendations of ``analysis.md`` §3.5 for the rest). Every field is a ``Literal``,
+``bool`` or ``int`` so that ``paiju score`` and match headers can set it from JSON.
+The rule book ``docs/rules/taixing.md`` lists each field beside its seed item.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from paiju.variants.base import OptionError
+
+
+@dataclass(frozen=True)
+class TaixingOptions:
+    """Rule options of 泰兴麻将. Field docstrings name the seed item (T…) or ambiguity (TA…)."""
+
+    # -- scoring: the base formula (TA1, T25, T26) ------------------------------------------
+    flower_base: Literal["floor", "plus_one"] = "floor"
+    """TA1. ``floor``: per payer = max(F, floor) × fan; ``plus_one``: max(F + 1, floor) × fan,
+    reading the worked example "2花 … = 3×6" as one flower added to the count."""
+
+    floor_self_draw: int = 2
+    """TA1 / T25 自摸底6花: flowers per payer at least this on a self-draw (2 × 3 payers = 6).
+    Reading TA1(d) is ``6``."""
+
+    floor_discard: int = 3
+    """TA1 / T25 放炮底3花: the discarder (or robbed seat) pays for at least this many flowers."""
+
+    floor_kong_replacement: int = 3
+    """TA1 / T25 杠开算9花: flowers per payer at least this on a 杠开 win (3 × 3 = 9)."""
+
+    # -- flowers (T11, TA2, TA3, TA4) ------------------------------------------------------
+    threshold_flowers: Literal["all", "tiles_only"] = "all"
+    """TA2. Which flowers count towards the small-hand minimums: ``all`` (flower tiles and
+    meld flowers) or ``tiles_only`` (the eight flower tiles only)."""
+
+    min_flowers_self_draw: int = 2
+    """小胡 minimum, self-draw (seed: 两花（硬）自摸). Big hands are exempt."""
+
+    min_flowers_discard: int = 3
+    """小胡 minimum, discard (seed: 三花起胡). Big hands are exempt."""
+
+    feng_an_ke_flowers: int = 1
+    """TA3. Flowers for a concealed 风 triplet held in hand: (a) 1, (b) 2."""
+
+    feng_bu_gang_flowers: int = 2
+    """TA3. Flowers for an added kong (补杠) of a 风 tile: (a) 2, (b) 1."""
+
+    dragons_are_feng: bool = True
+    """TA4. True: 中发白 count as 风 for meld flowers (风碰, 风杠, 风暗杠…). False: a dragon meld
+    scores as a suited one (pong 0, 明杠 1, 暗杠 2); dragons stay honours for 混一色/风一色."""
+
+    # -- winning hands (T6, TA5, TA6, TA12, TA13, TA14) -----------------------------------
+    tian_ting: Literal["ready_at_deal", "heavenly"] = "ready_at_deal"
+    """TA5. 天听 is (a) ``ready_at_deal``: declared ready right after the deal (flag
+    ``ready_at_deal``), or (b) ``heavenly``: the dealer's dealt hand is already complete
+    (flag ``heavenly``, dealer only)."""
+
+    gang_kai: Literal["fan_and_floor", "floor_only"] = "fan_and_floor"
+    """TA6. (a) ``fan_and_floor``: 杠开 is 8番 and lifts the floor to ``floor_kong_replacement``;
+    (b) ``floor_only``: 杠开 adds no fan, only the floor ("算9花")."""
+
+    feng_yi_se_needs_shape: bool = False
+    """TA12. False: any all-honour hand wins as 风一色 (seed literal); True: it must also be
+    four sets and a pair, or seven pairs."""
+
+    shapes: Literal["any_mix", "seed_abc"] = "any_mix"
+    """TA13. ``any_mix``: any four sets (runs or triplets) and a pair; ``seed_abc``: only the
+    seed's A (4 runs), B (3 runs + 1 triplet) and C (4 triplets)."""
+
+    qi_dui_quad: bool = True
+    """TA14. Four identical concealed tiles count as two pairs of 七对."""
+
+    da_diao_che_self_draw: bool = True
+    """TA14. 大吊车 scores on a self-draw too (False: only when won on a discard)."""
+
+    # -- payment (T24, TA7, TA11, TA15) ----------------------------------------------------
+    draw_streak_growth: Literal["compound", "linear"] = "compound"
+    """TA7 / T9. Consecutive 荒庄: ``compound`` ×2^n, ``linear`` ×(n + 1)."""
+
+    bao_pai: bool = True
+    """T24. 包牌: the seat that fed the winner ``bao_pai_threshold`` sets pays instead."""
+
+    bao_pai_threshold: int = 3
+    """TA11. Pongs and exposed kongs (incl. added kongs on a fed pong) from one seat."""
+
+    qiang_gang_payer: Literal["robbed", "all_three"] = "robbed"
+    """TA15. 抢杠 is paid by the ``robbed`` seat (as a discarder), or by ``all_three`` as on a
+    self-draw."""
+
+    # -- flow, played by the engine (T1, T3, T5, T7, T9, TA8, TA9, TA10) ---------------
+    max_winners_per_discard: int | None = None
+    """TA8 / T5 有炮两响. None: every player who can win on a discard wins; an integer caps
+    the winners, nearest in turn order after the discarder first."""
+
+    dealer_rotates_on_draw: bool = True
+    """TA9 / T7. On 荒庄 the deal passes (True) or the dealer stays (False)."""
+
+    wall_break: Literal["standard", "seed_table"] = "standard"
+    """TA10 / T1. ``standard``: count the dice sum from the dealer, break at the smaller die;
+    ``seed_table``: the seed's dealer throws 1+4, 2+3, 3+6, 4+5 open the opposite wall."""
+
+    rounds: int = 4
+    """T3. Wind rounds in a match (东南西北 = 4); each round lasts until every seat has dealt."""
+
+    def __post_init__(self) -> None:
+        for name in (
+            "floor_self_draw",
+            "floor_discard",
+            "floor_kong_replacement",
+            "min_flowers_self_draw",
+            "min_flowers_discard",
+            "feng_an_ke_flowers",
+            "feng_bu_gang_flowers",
+        ):
+            if getattr(self, name) < 0:
+                raise OptionError(f"option {name!r} must be 0 or more")
+        if self.bao_pai_threshold < 1:
+            raise OptionError("option 'bao_pai_threshold' must be 1 or more")
+        if self.max_winners_per_discard is not None and not 1 <= self.max_winners_per_discard <= 3:
+            raise OptionError("option 'max_winners_per_discard' must be 1…3 or null")
+        if not 1 <= self.rounds <= 4:
+            raise OptionError("option 'rounds' must be 1…4")
