@@ -6,14 +6,28 @@ is answered group by group from tables keyed by the group's count vector as ``by
 the per-group answers are combined. The same code serves the 14-tile mahjong hands
 (4 sets + pair) and Qing'er's 23-card hands (7 sets + pair): only the layout differs.
 
-Tables are filled two ways. The complete patterns a mahjong suit can hold (up to four sets
-and a pair) are generated at import (well under a tenth of a second); anything else is
-computed on the first query of that group vector and kept, so a table only ever holds
-vectors that occur. A group vector has at most 5^9 values, so the memory stays bounded.
+What each table holds, per group vector:
+
+* a *code* for the win check: the vector's tile count, plus ``_PAIR`` if it decomposes into
+  sets and one pair, or ``_BAD`` if it does not decompose at all. A hand is complete iff
+  the codes of its groups add up to ``_PAIR + 3·sets + 2`` — one addition per group, no
+  branching on which group holds the pair;
+* a *profile* id for shanten: the fewest tiles the group needs to hold m sets (and the
+  pair), interned so that combining two groups is one dict lookup keyed by two small ints
+  (the combined profiles are interned and memoised the same way);
+* every decomposition, and the local kinds that complete it (waits), filled on demand.
+
+The decomposable vectors of a mahjong group (up to four sets and a pair) are generated at
+import (well under a tenth of a second), so the mahjong win check never misses: a vector
+absent from the table does not decompose. Everything else (profiles, Qing'er's seven-set
+groups, decompositions) is computed on the first query of that group vector and kept, so a
+table only ever holds vectors that occur; a group vector has at most 5^9 values, so the
+memory stays bounded.
 
 Counts are accepted as ``bytes`` (fastest: slicing yields hashable keys directly) or any
-sequence of small ints. ``declared`` is the number of sets already melded (pong, kong,
-takeoff…); they are not in ``counts``.
+sequence of small ints, and must not exceed the physical copies of a kind (the notation
+layer rejects such multisets). ``declared`` is the number of sets already melded (pong,
+kong, takeoff…); they are not in ``counts``.
 """
 
 from __future__ import annotations
@@ -22,9 +36,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import product
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 _INF = 99
+_PAIR = 1 << 16
+"""Added to a group's code when its decomposition holds the pair (above any tile count)."""
+_BAD = -(1 << 40)
+"""Code of a vector with no decomposition: drives any sum of codes negative."""
+_MUL = 1 << 20
+"""Key of a profile combination: ``left * _MUL + right`` (ids stay far below this)."""
+
+Counts = bytes | Sequence[int]
+_Profile = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 class Shape(IntEnum):
@@ -104,9 +127,13 @@ class _GroupTable:
         self.copies = copies
         # status: 0 = no decomposition, 1 = sets only, 2 = sets + one pair
         self.status: dict[bytes, int] = {}
+        self.code: dict[bytes, int] = {}
+        self.complete = False
+        """True when ``code`` holds every decomposable vector a hand can present."""
+        self.profile: dict[bytes, int] = {}
         self._decomps: dict[bytes, tuple[tuple[Block, ...], ...]] = {}
         self._completions: dict[bytes, tuple[int, ...]] = {}
-        self._dist: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._dist: dict[bytes, _Profile] = {}
 
     # -- completeness -------------------------------------------------------------
     def prefill(self, max_sets: int) -> None:
@@ -133,25 +160,42 @@ class _GroupTable:
                         nxt.add(new)
             seen |= nxt
             layer = nxt
-        status = self.status
+        status, code = self.status, self.code
         for vec in seen:
-            status[bytes(vec)] = 1
+            tiles = sum(vec)
+            key = bytes(vec)
+            status[key] = 1
+            code[key] = tiles
             for k in range(size):
                 if vec[k] + 2 <= copies:
                     lst = list(vec)
                     lst[k] += 2
-                    status[bytes(lst)] = 2
+                    key = bytes(lst)
+                    status[key] = 2
+                    code[key] = tiles + 2 + _PAIR
+        self.complete = max_sets >= self.max_sets
 
     def get_status(self, key: bytes) -> int:
         st = self.status.get(key)
         if st is None:
-            st = self._compute_status(key)
+            if self.complete and sum(key) <= 3 * self.max_sets + 2 and max(key) <= self.copies:
+                st = 0
+            else:
+                st = self._compute_status(key)
             self.status[key] = st
         return st
 
+    def code_of(self, key: bytes) -> int:
+        """The win-check code of ``key`` (see the module docstring), memoised."""
+        found = self.code.get(key)
+        if found is None:
+            st = self.get_status(key)
+            found = _BAD if st == 0 else sum(key) + (_PAIR if st == 2 else 0)
+            self.code[key] = found
+        return found
+
     def _compute_status(self, key: bytes) -> int:
-        total = sum(key)
-        rem = total % 3
+        rem = sum(key) % 3
         if rem == 1:
             return 0
         need_pair = rem == 2
@@ -252,7 +296,7 @@ class _GroupTable:
         return found
 
     # -- shanten ------------------------------------------------------------------
-    def distances(self, key: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def distances(self, key: bytes) -> _Profile:
         """``(no_pair, with_pair)``: for m = 0…max_sets, the fewest tiles to add so that
         the group holds m sets (and the pair), never exceeding ``copies`` of a kind."""
         found = self._dist.get(key)
@@ -261,7 +305,7 @@ class _GroupTable:
             self._dist[key] = found
         return found
 
-    def _compute_distances(self, key: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _compute_distances(self, key: bytes) -> _Profile:
         size, copies, top = self.size, self.copies, self.max_sets
         # state: (runs started one back, runs started two back, pair used) -> costs per m
         states: dict[tuple[int, int, int], list[int]] = {(0, 0, 0): [0] + [_INF] * top}
@@ -289,8 +333,7 @@ class _GroupTable:
                                 cost = costs[m]
                                 if cost < _INF:
                                     cand = cost + step
-                                    if cand < row[m + add]:
-                                        row[m + add] = cand
+                                    row[m + add] = min(row[m + add], cand)
             states = nxt
         no_pair = [_INF] * (top + 1)
         with_pair = [_INF] * (top + 1)
@@ -299,8 +342,7 @@ class _GroupTable:
                 continue
             target = with_pair if p else no_pair
             for m in range(top + 1):
-                if costs[m] < target[m]:
-                    target[m] = costs[m]
+                target[m] = min(target[m], costs[m])
         return tuple(no_pair), tuple(with_pair)
 
 
@@ -311,14 +353,59 @@ class Group:
     runs: bool
 
 
+class _CompleteCheck(Protocol):
+    def __call__(
+        self,
+        counts: Counts,
+        declared: int = 0,
+        *,
+        seven_pairs: bool = True,
+        quad_as_two_pairs: bool = True,
+    ) -> bool: ...
+
+
+class _StandardCheck(Protocol):
+    def __call__(self, counts: Counts, declared: int = 0) -> bool: ...
+
+
+class _StandardShanten(Protocol):
+    def __call__(self, counts: Counts, declared: int = 0) -> int: ...
+
+
+class _Shanten(Protocol):
+    def __call__(
+        self,
+        counts: Counts,
+        declared: int = 0,
+        *,
+        seven_pairs: bool = True,
+        quad_as_two_pairs: bool = True,
+    ) -> int: ...
+
+
 class HandAnalyser:
     """Answers for one component set: which groups, how many sets make a hand.
+
+    The hot queries are plain functions bound per instance (built by ``_build_*``), so a
+    call costs no method binding and every table is a closure variable:
+
+    * ``is_complete_standard(counts, declared=0) -> bool``: n sets + one pair
+      (n = 4 − declared for mahjong, 7 − declared for Qing'er);
+    * ``is_complete(counts, declared=0, *, seven_pairs=True, quad_as_two_pairs=True)``;
+    * ``shanten_standard(counts, declared=0) -> int``: exact tiles-to-swap minus one,
+      −1 complete, 0 ready;
+    * ``shanten(counts, declared=0, *, seven_pairs=True, quad_as_two_pairs=True)``.
 
     >>> from paiju.components.notation import parse_tiles, tile_counts
     >>> c = bytes(tile_counts(parse_tiles("123m456p789s11122z"))[:34])
     >>> MAHJONG.is_complete(c)
     True
     """
+
+    is_complete_standard: _StandardCheck
+    is_complete: _CompleteCheck
+    shanten_standard: _StandardShanten
+    shanten: _Shanten
 
     def __init__(
         self,
@@ -331,6 +418,11 @@ class HandAnalyser:
     ) -> None:
         self.groups = tuple(groups)
         self.n_kinds = sum(g.size for g in groups)
+        start = 0
+        for g in self.groups:
+            if g.start != start:
+                raise ValueError(f"group {g} should start at kind {start}")
+            start += g.size
         self.n_sets = n_sets
         self.copies = copies
         self.seven_pairs_allowed = seven_pairs and n_sets == 4
@@ -347,34 +439,77 @@ class HandAnalyser:
         self._slices = tuple((g.start, g.start + g.size) for g in self.groups)
         self._parts = tuple(zip(self._tables, self._slices, strict=True))
         self.run_group_starts = tuple(g.start for g in self.groups if g.runs)
+        # Groups that cannot form runs fail most often on a random hand (any lone honour),
+        # so the win check looks at them first.
+        self._check_order = tuple(
+            sorted(range(len(self._parts)), key=lambda i: self._tables[i].runs)
+        )
+        self._completions: list[dict[bytes, tuple[int, ...]]] = [{} for _ in self._parts]
+        self._profile_ids: dict[_Profile, int] = {}
+        self._profiles: list[_Profile] = []
+        self._combined: dict[int, int] = {}
+        self._final: dict[int, tuple[int, ...]] = {}
+        self.is_complete_standard = self._build_standard_check()
+        self.is_complete = self._build_complete_check()
+        self.shanten_standard = self._build_standard_shanten()
+        self.shanten = self._build_shanten()
 
     # -- helpers -------------------------------------------------------------------
-    def _key(self, counts: bytes | Sequence[int]) -> bytes:
-        key = counts if counts.__class__ is bytes else bytes(counts)  # type: ignore[arg-type]
+    def _key(self, counts: Counts) -> bytes:
+        if counts.__class__ is bytes:
+            key: bytes = counts
+        else:
+            try:
+                key = bytes(counts)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(
+                    f"counts must be a sequence of small non-negative ints, got {counts!r}"
+                ) from exc
         if len(key) != self.n_kinds:
             raise ValueError(f"expected {self.n_kinds} counts, got {len(key)}")
-        return key  # type: ignore[return-value]
+        return key
 
     # -- completeness --------------------------------------------------------------
-    def is_complete_standard(self, counts: bytes | Sequence[int], declared: int = 0) -> bool:
-        """n sets + one pair (n = 4 − declared for mahjong, 7 − declared for Qing'er)."""
-        key = self._key(counts)
-        if sum(key) != 3 * (self.n_sets - declared) + 2:
-            return False
-        pairs = 0
-        for table, (a, b) in self._parts:
-            part = key[a:b]
-            st = table.status.get(part)
-            if st is None:
-                st = table.get_status(part)
-            if st == 0:
-                return False
-            if st == 2:
-                pairs += 1
-        return pairs == 1
+    def _build_standard_check(self) -> _StandardCheck:
+        n_kinds, to_key = self.n_kinds, self._key
+        target = _PAIR + 3 * self.n_sets + 2
+        order = [(self._tables[i], *self._slices[i]) for i in self._check_order]
+        if len(order) == 4 and all(t.complete for t, _a, _b in order):
+            (t0, a0, b0), (t1, a1, b1), (t2, a2, b2), (t3, a3, b3) = order
+            g0, g1, g2, g3 = t0.code.get, t1.code.get, t2.code.get, t3.code.get
+            bad = _BAD
+
+            def check4(counts: Counts, declared: int = 0) -> bool:
+                key: bytes = counts if counts.__class__ is bytes else to_key(counts)
+                if len(key) != n_kinds:
+                    to_key(key)
+                c = g0(key[a0:b0], bad)
+                if c < 0:
+                    return False
+                return (
+                    c + g1(key[a1:b1], bad) + g2(key[a2:b2], bad) + g3(key[a3:b3], bad)
+                    == target - 3 * declared
+                )
+
+            return check4
+
+        def check(counts: Counts, declared: int = 0) -> bool:
+            key = to_key(counts)
+            total = 0
+            for table, a, b in order:
+                part = key[a:b]
+                c = table.code.get(part)
+                if c is None:
+                    c = table.code_of(part)
+                if c < 0:
+                    return False
+                total += c
+            return total == target - 3 * declared
+
+        return check
 
     def is_seven_pairs(
-        self, counts: bytes | Sequence[int], declared: int = 0, *, quad_as_two_pairs: bool = True
+        self, counts: Counts, declared: int = 0, *, quad_as_two_pairs: bool = True
     ) -> bool:
         """Seven pairs of a 14-tile hand; with ``quad_as_two_pairs`` four alike count twice."""
         if not self.seven_pairs_allowed or declared:
@@ -386,24 +521,32 @@ class HandAnalyser:
             return all(n in (0, 2, 4) for n in key)
         return all(n in (0, 2) for n in key)
 
-    def is_complete(
-        self,
-        counts: bytes | Sequence[int],
-        declared: int = 0,
-        *,
-        seven_pairs: bool = True,
-        quad_as_two_pairs: bool = True,
-    ) -> bool:
-        if self.is_complete_standard(counts, declared):
-            return True
-        return seven_pairs and self.is_seven_pairs(
-            counts, declared, quad_as_two_pairs=quad_as_two_pairs
-        )
+    def _build_complete_check(self) -> _CompleteCheck:
+        standard, to_key = self.is_complete_standard, self._key
+        seven = self.is_seven_pairs
+        allowed = self.seven_pairs_allowed
+
+        def check(
+            counts: Counts,
+            declared: int = 0,
+            *,
+            seven_pairs: bool = True,
+            quad_as_two_pairs: bool = True,
+        ) -> bool:
+            if standard(counts, declared):
+                return True
+            if not (seven_pairs and allowed) or declared:
+                return False
+            key: bytes = counts if counts.__class__ is bytes else to_key(counts)
+            # A lone or third copy rules seven pairs out: the cheap test first.
+            if 1 in key or 3 in key:
+                return False
+            return seven(key, 0, quad_as_two_pairs=quad_as_two_pairs)
+
+        return check
 
     # -- decompositions ------------------------------------------------------------
-    def decompositions(
-        self, counts: bytes | Sequence[int], declared: int = 0
-    ) -> list[Decomposition]:
+    def decompositions(self, counts: Counts, declared: int = 0) -> list[Decomposition]:
         """Every standard reading of a complete hand (empty if not complete)."""
         key = self._key(counts)
         if not self.is_complete_standard(key, declared):
@@ -422,9 +565,7 @@ class HandAnalyser:
             result.append(Decomposition(sets, pair))
         return result
 
-    def readings(
-        self, counts: bytes | Sequence[int], win_kind: int, declared: int = 0
-    ) -> list[Reading]:
+    def readings(self, counts: Counts, win_kind: int, declared: int = 0) -> list[Reading]:
         """Each decomposition paired with every block the winning kind may have completed."""
         out: list[Reading] = []
         for dec in self.decompositions(counts, declared):
@@ -457,7 +598,7 @@ class HandAnalyser:
     # -- waits ---------------------------------------------------------------------
     def waits(
         self,
-        counts: bytes | Sequence[int],
+        counts: Counts,
         declared: int = 0,
         *,
         seven_pairs: bool = True,
@@ -465,70 +606,159 @@ class HandAnalyser:
     ) -> list[int]:
         """Kinds that would complete a hand one tile short (a kind already held in all
         its copies is never a wait). Sorted by kind."""
-        key = self._key(counts)
-        found: set[int] = set()
-        if sum(key) == 3 * (self.n_sets - declared) + 1:
-            statuses = []
-            bad = []
+        key: bytes = counts if counts.__class__ is bytes else self._key(counts)
+        if len(key) != self.n_kinds:
+            self._key(key)
+        total = sum(key)
+        found: list[int] = []
+        if total == 3 * (self.n_sets - declared) + 1:
+            codes = []
+            bad = -1
             for idx, (table, (a, b)) in enumerate(self._parts):
-                st = table.get_status(key[a:b])
-                statuses.append(st)
-                if st == 0:
-                    bad.append(idx)
-            if len(bad) <= 1:
-                candidates = bad or range(len(self._parts))
-                total_pairs = statuses.count(2)
-                for idx in candidates:
+                part = key[a:b]
+                c = table.code.get(part)
+                if c is None:
+                    c = table.code_of(part)
+                if c < 0:
+                    if bad >= 0:
+                        break
+                    bad = idx
+                    c = 0
+                codes.append(c)
+            else:
+                pairs = sum(codes) // _PAIR
+                for idx in (bad,) if bad >= 0 else range(len(codes)):
                     table, (a, b) = self._parts[idx]
                     part = key[a:b]
-                    others = total_pairs - (statuses[idx] == 2)
-                    grows_pair = (sum(part) + 1) % 3 == 2
-                    if (grows_pair and others == 0) or (not grows_pair and others == 1):
-                        found.update(a + k for k in table.completions(part))
-        if seven_pairs and self.seven_pairs_allowed and declared == 0 and sum(key) == 13:
-            lst = list(key)
-            for k in range(self.n_kinds):
-                if lst[k] and lst[k] < self.copies:
-                    lst[k] += 1
-                    if self.is_seven_pairs(lst, quad_as_two_pairs=quad_as_two_pairs):
-                        found.add(k)
-                    lst[k] -= 1
-        return sorted(found)
+                    others = pairs - codes[idx] // _PAIR
+                    # the new tile lands here: this group ends with a pair iff 3k+2 tiles
+                    if others == (0 if (sum(part) + 1) % 3 == 2 else 1):
+                        comp = self._completions[idx].get(part)
+                        if comp is None:
+                            comp = tuple(a + k for k in table.completions(part))
+                            self._completions[idx][part] = comp
+                        found.extend(comp)
+        if (
+            seven_pairs
+            and self.seven_pairs_allowed
+            and declared == 0
+            and total == 13
+            and key.count(1) + key.count(3) == 1
+        ):
+            lone = key.index(1) if 1 in key else key.index(3)
+            if quad_as_two_pairs or (key[lone] == 1 and 4 not in key):
+                found.append(lone)
+        if len(found) > 1:
+            return sorted(set(found))
+        return found
 
     # -- shanten -------------------------------------------------------------------
-    def shanten_standard(self, counts: bytes | Sequence[int], declared: int = 0) -> int:
-        """Exact tiles-to-swap minus one for n sets + pair: −1 complete, 0 ready."""
-        key = self._key(counts)
-        need = self.n_sets - declared
-        inf = _INF
-        # best[m] over the groups seen so far, without (q0) and with (q1) the pair
-        q0 = [0] + [inf] * need
-        q1 = [inf] * (need + 1)
-        for table, (a, b) in self._parts:
-            d0, d1 = table.distances(key[a:b])
-            n0 = [inf] * (need + 1)
-            n1 = [inf] * (need + 1)
-            for i in range(need + 1):
-                x0 = q0[i]
-                x1 = q1[i]
-                for j in range(need + 1 - i):
-                    if x0 < inf:
-                        v = x0 + d0[j]
-                        if v < n0[i + j]:
-                            n0[i + j] = v
-                        v = x0 + d1[j]
-                        if v < n1[i + j]:
-                            n1[i + j] = v
-                    if x1 < inf:
-                        v = x1 + d0[j]
-                        if v < n1[i + j]:
-                            n1[i + j] = v
-            q0, q1 = n0, n1
-        return q1[need] - 1
+    def _profile_of(self, table: _GroupTable, part: bytes) -> int:
+        prof = table.distances(part)
+        pid = self._profile_ids.get(prof)
+        if pid is None:
+            pid = len(self._profiles)
+            self._profile_ids[prof] = pid
+            self._profiles.append(prof)
+        table.profile[part] = pid
+        return pid
 
-    def shanten_seven_pairs(
-        self, counts: bytes | Sequence[int], *, quad_as_two_pairs: bool = True
-    ) -> int:
+    def _combine(self, left: int, right: int) -> _Profile:
+        (a0, a1), (b0, b1) = self._profiles[left], self._profiles[right]
+        top = self.n_sets
+        e0 = [_INF] * (top + 1)
+        e1 = [_INF] * (top + 1)
+        for i in range(top + 1):
+            x0, x1 = a0[i], a1[i]
+            for j in range(top + 1 - i):
+                y0, y1 = b0[j], b1[j]
+                m = i + j
+                e0[m] = min(e0[m], x0 + y0)
+                e1[m] = min(e1[m], x0 + y1)
+                e1[m] = min(e1[m], x1 + y0)
+        return tuple(min(v, _INF) for v in e0), tuple(min(v, _INF) for v in e1)
+
+    def _combined_id(self, left: int, right: int) -> int:
+        prof = self._combine(left, right)
+        pid = self._profile_ids.get(prof)
+        if pid is None:
+            pid = len(self._profiles)
+            self._profile_ids[prof] = pid
+            self._profiles.append(prof)
+        self._combined[left * _MUL + right] = pid
+        return pid
+
+    def _final_of(self, left: int, right: int) -> tuple[int, ...]:
+        found = tuple(v - 1 for v in self._combine(left, right)[1])
+        self._final[left * _MUL + right] = found
+        return found
+
+    def _build_standard_shanten(self) -> _StandardShanten:
+        n_kinds, n_sets, to_key = self.n_kinds, self.n_sets, self._key
+        profile_of, combined_id, final_of = self._profile_of, self._combined_id, self._final_of
+        get_c, get_f = self._combined.get, self._final.get
+        parts = [(t, t.profile.get, a, b) for t, (a, b) in self._parts]
+        if len(parts) == 4:
+            (t0, p0, a0, b0), (t1, p1, a1, b1), (t2, p2, a2, b2), (t3, p3, a3, b3) = parts
+
+            def shanten4(counts: Counts, declared: int = 0) -> int:
+                key: bytes = counts if counts.__class__ is bytes else to_key(counts)
+                if len(key) != n_kinds:
+                    to_key(key)
+                if not 0 <= declared <= n_sets:
+                    raise ValueError(f"declared must be 0…{n_sets}, got {declared}")
+                k = key[a0:b0]
+                x = p0(k)
+                if x is None:
+                    x = profile_of(t0, k)
+                k = key[a1:b1]
+                y = p1(k)
+                if y is None:
+                    y = profile_of(t1, k)
+                z = get_c(x * _MUL + y)
+                if z is None:
+                    z = combined_id(x, y)
+                k = key[a2:b2]
+                y = p2(k)
+                if y is None:
+                    y = profile_of(t2, k)
+                x = get_c(z * _MUL + y)
+                if x is None:
+                    x = combined_id(z, y)
+                k = key[a3:b3]
+                y = p3(k)
+                if y is None:
+                    y = profile_of(t3, k)
+                r = get_f(x * _MUL + y)
+                if r is None:
+                    r = final_of(x, y)
+                return r[n_sets - declared]
+
+            return shanten4
+
+        def shanten(counts: Counts, declared: int = 0) -> int:
+            key = to_key(counts)
+            if not 0 <= declared <= n_sets:
+                raise ValueError(f"declared must be 0…{n_sets}, got {declared}")
+            ids = []
+            for table, get, a, b in parts:
+                part = key[a:b]
+                pid = get(part)
+                ids.append(profile_of(table, part) if pid is None else pid)
+            acc = ids[0]
+            for pid in ids[1:-1]:
+                nxt = get_c(acc * _MUL + pid)
+                acc = combined_id(acc, pid) if nxt is None else nxt
+            if len(ids) == 1:
+                return self._profiles[acc][1][n_sets - declared] - 1
+            r = get_f(acc * _MUL + ids[-1])
+            if r is None:
+                r = final_of(acc, ids[-1])
+            return r[n_sets - declared]
+
+        return shanten
+
+    def shanten_seven_pairs(self, counts: Counts, *, quad_as_two_pairs: bool = True) -> int:
         """Seven-pairs shanten of a 13/14-tile concealed hand."""
         key = self._key(counts)
         if quad_as_two_pairs:
@@ -538,18 +768,35 @@ class HandAnalyser:
         kinds = sum(1 for n in key if n)
         return 6 - pairs + max(0, 7 - kinds)
 
-    def shanten(
-        self,
-        counts: bytes | Sequence[int],
-        declared: int = 0,
-        *,
-        seven_pairs: bool = True,
-        quad_as_two_pairs: bool = True,
-    ) -> int:
-        best = self.shanten_standard(counts, declared)
-        if seven_pairs and self.seven_pairs_allowed and declared == 0:
-            best = min(best, self.shanten_seven_pairs(counts, quad_as_two_pairs=quad_as_two_pairs))
-        return best
+    def _build_shanten(self) -> _Shanten:
+        standard, to_key = self.shanten_standard, self._key
+        allowed = self.seven_pairs_allowed
+
+        def shanten(
+            counts: Counts,
+            declared: int = 0,
+            *,
+            seven_pairs: bool = True,
+            quad_as_two_pairs: bool = True,
+        ) -> int:
+            best = standard(counts, declared)
+            if seven_pairs and allowed and declared == 0 and best > -1:
+                key: bytes = counts if counts.__class__ is bytes else to_key(counts)
+                # bytes.count runs in C; counts never exceed the 4 copies of a kind
+                n2, n3 = key.count(2), key.count(3)
+                n4 = key.count(4)
+                if quad_as_two_pairs:
+                    pairs = n2 + n3 + 2 * n4
+                    sp = 6 - (pairs if pairs < 7 else 7)
+                else:
+                    pairs = n2 + n3 + n4
+                    kinds = pairs + key.count(1)
+                    sp = 6 - pairs + (7 - kinds if kinds < 7 else 0)
+                if sp < best:
+                    return sp
+            return best
+
+        return shanten
 
 
 def iter_suit_vectors(size: int = 9, copies: int = 4, max_total: int = 14) -> Iterator[bytes]:
