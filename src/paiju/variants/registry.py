@@ -20,6 +20,12 @@ def _taixing() -> Scorer:
     return score_json
 
 
+def _qinger() -> Scorer:
+    from paiju.variants.qinger.calculator import score_json
+
+    return score_json
+
+
 def score_loaders() -> dict[str, Callable[[], Scorer]]:
     """Variant name → a loader returning its ``paiju score`` function."""
-    return {"jiaxing": _jiaxing, "taixing": _taixing}
+    return {"jiaxing": _jiaxing, "taixing": _taixing, "qinger": _qinger}
