@@ -1,0 +1,143 @@
+"""Jiaxing 嘉兴麻将 rule options: one named field per cheap ambiguity (JA…, J…).
+
+Every default is the reading fixed by ``decisions.md`` (or ``analysis.md`` where that page
+is silent). ``docs/rules/jiaxing.md`` lists each field with its seed item. The engine reads
+the flow fields (claims, multiple winners, fishing, match length); the scorer reads the
+rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Literal
+
+from paiju.variants.base import OptionError
+
+
+@dataclass(frozen=True)
+class JiaxingOptions:
+    # -- flow (the engine) ------------------------------------------------------------
+    chi: bool = False
+    """JA3: allow 吃 (a run from the left-hand player). Off: only 碰 and 杠 may claim.
+    Scoring has no chow meld type, so a chow hand cannot reach the scorer yet."""
+
+    max_winners_per_discard: int | None = None
+    """JA19: how many players may win on one discard (None: everyone who can, 一炮多响)."""
+
+    hai_di: Literal["last_tile", "last_round"] = "last_tile"
+    """JA12: which wins are 海底: only on the wall's last tile, or anywhere in the last
+    go-round. The engine sets the ``last_tile`` flag accordingly; scoring only sees it."""
+
+    fishing: bool = True
+    """J32: 钓鱼 after a hand that follows a self-drawn win."""
+
+    fishing_tiles: int = 3
+    """J32/JA21: how many tiles from the wall's tail are counted when fishing."""
+
+    hands: int | None = None
+    """JA22: play this many hands; None means play ``rounds`` wind rounds."""
+
+    rounds: int = 1
+    """JA22: wind rounds in a match (one round = every seat has dealt, dealer repeats
+    included), used when ``hands`` is None."""
+
+    dealer_stays_on_draw: bool = True
+    """JA22: the dealer keeps the deal after a 荒庄 (as well as after their own win)."""
+
+    # -- hand value (the scorer) --------------------------------------------------------
+    base: Literal["when_no_pattern", "always"] = "when_no_pattern"
+    """JA4: the plain base (放炮 2 / 自摸 3) counts only when no other item applies, or is
+    always added on top of the patterns."""
+
+    men_qing: Literal["add", "replace_base"] = "add"
+    """JA5: 门清 adds 4 each in every hand, or (replace_base) it is a base of 4 that
+    replaces the plain 3: alone it is 4, next to patterns it adds only 1."""
+
+    quan_qiu_ren: Literal["flat", "with_peng_peng_hu"] = "flat"
+    """JA6: 全求人 is a flat 18 (碰碰胡 does not stack, 清一色 does), or 18 + 碰碰胡 9."""
+
+    quad_in_seven_pairs: Literal["da_qi_dui", "qi_xiao_dui", "not_allowed"] = "da_qi_dui"
+    """JA7: four alike held in a seven-pairs hand (never konged) make it 大七对; or they
+    count as two plain pairs (七小对); or they cannot form pairs at all."""
+
+    gang_shang_pao: Literal["add", "double"] = "add"
+    """JA8: 杠上炮 adds 9 to the patterns (J12), or doubles them with 9 for a plain hand
+    (J28 杠冲 "累积×2")."""
+
+    qiang_gang: Literal["discard", "self_draw"] = "discard"
+    """JA9: 抢杠 is 9 counted as 放炮, paid by the robbed seat (J13); or it counts as a
+    self-draw (杠开, 9 each with self-draw patterns) whose three shares the robbed seat
+    pays alone (J23)."""
+
+    tian_hu_value: int = 6
+    """JA10: 天胡 per payer (J16 says 6 each; J24 says 8)."""
+
+    di_hu_value: int = 8
+    """JA10/J26: 地胡 per payer."""
+
+    ren_hu_value: int = 8
+    """JA10/J25: 人胡, paid by the dealer who discarded."""
+
+    hai_di_lao_yue_value: int = 6
+    """JA13: 海底捞月 per payer (6; the 'total' reading is 2)."""
+
+    floor: int = 5
+    """JA11/J18–J20/J23: per-payer floor for 一炮多响, 杠上花, 海底捞月 and 抢杠
+    ("不满5番按5番"); 0 turns the floors off."""
+
+    ting_declaration: bool = False
+    """JA20/J22: 报听: a player may declare ready; a declared winner gets +1 (flag
+    ``declared_ready``)."""
+
+    # -- liabilities --------------------------------------------------------------------
+    feng_hu: bool = True
+    """J17/J31: 封胡: a seat that fed one opponent ``feng_hu_threshold`` sets may not win
+    this hand, and shares that opponent's win."""
+
+    feng_hu_threshold: int = 3
+    """JA14: sets (碰, 明杠, 补杠 once; never 暗杠) fed to one opponent that seal the feeder."""
+
+    feng_hu_other_discard: Literal["lv_you", "bao_hu"] = "lv_you"
+    """JA15: a third seat discards to the winner: both the discarder and the sealed feeder
+    pay a share (旅游, J17); or the feeder pays it instead of the discarder (包胡, J21)."""
+
+    feng_hu_self_draw: Literal["feeder_pays_all", "feeder_pays_extra"] = "feeder_pays_all"
+    """JA16: the winner self-draws: the sealed feeder alone pays three shares (包牌); or all
+    three pay and the feeder pays one more share."""
+
+    lian_gang: bool = True
+    """J29/JA18: 连杠 liabilities: from the first exposed kong of a chain, its feeder pays
+    every later kong's money and the bloom; off: each kong settles on its own."""
+
+    lian_gang_doubling: Literal["per_extra_kong", "per_kong"] = "per_extra_kong"
+    """JA17: a bloom after a chain of N kongs is worth ×2^(N−1) (fits the worked example),
+    or ×2^N (the literal "连杠几次乘几次2")."""
+
+    quan_qiu_ren_fan_chong: int = 9
+    """J30: what a seat holding 全求人 (four melds, one tile) pays extra when it discards
+    into a win; 0 turns 反冲 off."""
+
+    def __post_init__(self) -> None:
+        non_negative = (
+            "tian_hu_value",
+            "di_hu_value",
+            "ren_hu_value",
+            "hai_di_lao_yue_value",
+            "floor",
+            "quan_qiu_ren_fan_chong",
+            "fishing_tiles",
+        )
+        for name in non_negative:
+            if getattr(self, name) < 0:
+                raise OptionError(f"option {name!r} must not be negative")
+        if self.feng_hu_threshold < 1:
+            raise OptionError("option 'feng_hu_threshold' must be at least 1")
+        if self.rounds < 1:
+            raise OptionError("option 'rounds' must be at least 1")
+        for name in ("hands", "max_winners_per_discard"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise OptionError(f"option {name!r} must be at least 1 (or null)")
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(JiaxingOptions))

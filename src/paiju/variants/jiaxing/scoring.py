@@ -1,0 +1,417 @@
+"""Jiaxing settlement: the one scoring function the engine and ``paiju score`` share.
+
+Units (JA1): one unit, 分 = 张 = 番. A win "counts as 放炮" (one payer pays the discard
+value) or "counts as 自摸" (each of the three pays the self-draw value); the items add up
+to that per-payer value, and liability rules (承包, 封胡, 包胡, 连杠) only move who pays.
+
+What the engine does with these functions, in order:
+
+* before offering a win to a seat: ``seat not in sealed_seats(...)`` (封胡, J17);
+* at each kong, once nobody robbed it: ``kong_money(meld, konger, options,
+  chain_payer=lian_gang_payer(chain))`` (J2, J27, J29; a robbed added kong pays nothing,
+  J13, so the engine resolves the robbing window first);
+* at each win: ``score_win(win, options).payments`` (``kong_payments`` is the calculator's
+  replay of the winner's kong money, already paid live: the engine must not pay it again);
+* when a 全求人 seat discards into a win: ``fan_chong(discarder, winner, options)`` (J30);
+* at the end of a hand after a self-drawn win, unless 荒庄: ``fishing(...)`` (J32).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from paiju.components.analysis import MAHJONG
+from paiju.components.tiles import Tile
+from paiju.variants.base import (
+    MahjongWin,
+    Meld,
+    MeldType,
+    Payment,
+    ScoreItem,
+    WinResult,
+    WinType,
+)
+from paiju.variants.jiaxing.items import ITEMS, PATTERN_IDS, item
+from paiju.variants.jiaxing.options import JiaxingOptions
+
+DECLARED_READY = "declared_ready"
+"""Jiaxing's own win flag: the winner declared ready (报听; needs ``ting_declaration``)."""
+
+_ORDER = {item_id: i for i, item_id in enumerate(ITEMS)}
+
+
+# -- 封胡 / 包胡: who fed whom -----------------------------------------------------------
+
+
+def fed_counts(melds: Sequence[Meld]) -> dict[int, int]:
+    """Sets each seat fed this hand's owner (碰, 明杠, 补杠 once; 暗杠 has no feeder)."""
+    counts: dict[int, int] = {}
+    for meld in melds:
+        if meld.source is not None:
+            counts[meld.source] = counts.get(meld.source, 0) + 1
+    return counts
+
+
+def liable_feeder(melds: Sequence[Meld], options: JiaxingOptions) -> int | None:
+    """The seat that fed the owner of ``melds`` at least ``feng_hu_threshold`` sets.
+
+    That seat is sealed (may not win) and shares this owner's win (J17, J21). With a
+    threshold of 1 or 2 two seats could qualify: the one that fed more is liable, and on
+    a tie the one that fed first.
+    """
+    if not options.feng_hu:
+        return None
+    counts = fed_counts(melds)
+    best: int | None = None
+    for meld in melds:
+        seat = meld.source
+        if seat is None or counts[seat] < options.feng_hu_threshold:
+            continue
+        if best is None or counts[seat] > counts[best]:
+            best = seat
+    return best
+
+
+def sealed_seats(
+    melds_by_seat: Sequence[Sequence[Meld]], options: JiaxingOptions
+) -> frozenset[int]:
+    """Seats that may not win this hand: each fed some one opponent enough sets (封胡)."""
+    if not options.feng_hu:
+        return frozenset()
+    sealed: set[int] = set()
+    for owner, melds in enumerate(melds_by_seat):
+        for seat, n in fed_counts(melds).items():
+            if n >= options.feng_hu_threshold and seat != owner:
+                sealed.add(seat)
+    return frozenset(sealed)
+
+
+# -- kong money ----------------------------------------------------------------------
+
+
+def lian_gang_payer(chain: Sequence[Meld]) -> int | None:
+    """Who pays for the latest kong of an unbroken kong chain (连杠, J29/JA18).
+
+    ``chain`` lists the chain's kongs in order, up to and including the latest. From the
+    first exposed kong (直杠 or 补杠) on, its feeder pays everything; kongs before it (the
+    chain began with 暗杠) settle normally, so None is returned for them.
+    """
+    for meld in chain:
+        if meld.exposed:
+            return meld.source
+    return None
+
+
+def kong_money(
+    meld: Meld,
+    konger: int,
+    options: JiaxingOptions,
+    *,
+    chain_payer: int | None = None,
+    n_seats: int = 4,
+) -> list[Payment]:
+    """Money paid the moment a kong stands (J2, J27): 1 from the feeder of an exposed kong
+    (for 补杠 the seat that fed the pong), 1 from each other seat for a 暗杠.
+
+    Inside a 连杠 chain (``chain_payer`` from :func:`lian_gang_payer`, honoured when the
+    ``lian_gang`` option is on) that one seat pays the whole amount: 1 for an exposed
+    kong, 3 for a concealed one. A robbed added kong (抢杠) pays nothing: do not call this.
+    """
+    if not meld.is_kong:
+        raise ValueError("kong money is paid for kongs only")
+    concealed = meld.type is MeldType.CONCEALED_KONG
+    if chain_payer is not None and options.lian_gang:
+        if chain_payer == konger:
+            raise ValueError("a player cannot pay their own kong money")
+        amount = n_seats - 1 if concealed else 1
+        return [Payment(chain_payer, konger, amount, "gang")]
+    if concealed:
+        return [Payment(s, konger, 1, "gang") for s in range(n_seats) if s != konger]
+    if meld.source is None or meld.source == konger:
+        raise ValueError("an exposed kong needs a feeder other than the konger")
+    return [Payment(meld.source, konger, 1, "gang")]
+
+
+def melds_kong_money(
+    melds: Sequence[Meld],
+    konger: int,
+    options: JiaxingOptions,
+    *,
+    kong_chain: int = 1,
+    n_seats: int = 4,
+) -> list[Payment]:
+    """All kong money implied by one player's melds, the last ``kong_chain`` kongs forming
+    a chain (the calculator's view; the engine pays each kong as it happens)."""
+    positions = [i for i, m in enumerate(melds) if m.is_kong]
+    start = len(positions)
+    if options.lian_gang and kong_chain > 1:
+        start = max(0, len(positions) - kong_chain)
+    out: list[Payment] = []
+    for j, i in enumerate(positions):
+        payer = None
+        if j >= start:
+            payer = lian_gang_payer([melds[k] for k in positions[start : j + 1]])
+        out.extend(kong_money(melds[i], konger, options, chain_payer=payer, n_seats=n_seats))
+    return out
+
+
+# -- 全求人反冲 and 钓鱼 -------------------------------------------------------------------
+
+
+def fan_chong(discarder: int, winner: int, options: JiaxingOptions) -> list[Payment]:
+    """J30 全求人反冲: a seat that had four melds and one tile pays extra when its discard
+    wins for someone (the engine knows the discarder's melds; call once per winner)."""
+    if options.quan_qiu_ren_fan_chong <= 0:
+        return []
+    return [Payment(discarder, winner, options.quan_qiu_ren_fan_chong, "quan_qiu_ren_fan_chong")]
+
+
+def fishing(
+    tail: Sequence[Tile],
+    fisher: int,
+    winner_values: Mapping[int, int],
+    options: JiaxingOptions,
+    n_seats: int = 4,
+) -> tuple[list[Payment], list[int]]:
+    """J32 钓鱼: the fisher (last hand's self-drawer) counts the wall's tail tiles.
+
+    ``tail``: the remaining wall tiles taken from the tail end, in the order taken; the
+    first ``fishing_tiles`` are used (fewer if fewer remain). A tile counts its rank
+    (suits 1–9; 东1 南2 西3 北4 中5 发6 白7) counter-clockwise starting with the fisher
+    as 1. Seats are numbered in turn order, and Jiaxing turns go counter-clockwise, so the
+    tile lands on seat ``(fisher + rank - 1) % n_seats``. ``winner_values`` maps each seat
+    that won this hand to its per-payer hand value (``WinResult.per_payer``). For every hit
+    winner, each seat other than the fisher pays the fisher that value times the hits on
+    that winner. Returns the payments and the seat each tile landed on.
+    """
+    if not options.fishing:
+        return [], []
+    hits = [(fisher + tile.rank - 1) % n_seats for tile in tail[: options.fishing_tiles]]
+    payments: list[Payment] = []
+    for seat in dict.fromkeys(hits):
+        value = winner_values.get(seat, 0)
+        if value <= 0:
+            continue
+        times = hits.count(seat)
+        payments.extend(
+            Payment(payer, fisher, value * times, "diao_yu")
+            for payer in range(n_seats)
+            if payer != fisher
+        )
+    return payments, hits
+
+
+# -- the hand --------------------------------------------------------------------------
+
+
+def _one_suit(win: MahjongWin) -> bool:
+    kinds = [k for k, n in enumerate(win.concealed) if n] + [int(m.tile) for m in win.melds]
+    if not kinds or any(k >= 27 for k in kinds):
+        return False
+    return len({k // 9 for k in kinds}) == 1
+
+
+def _shapes(win: MahjongWin, options: JiaxingOptions) -> list[str]:
+    """Readings of a complete hand: 'standard', 'all_triplets', 'qi_xiao_dui', 'da_qi_dui'."""
+    shapes: list[str] = []
+    decompositions = MAHJONG.decompositions(win.concealed, len(win.melds))
+    if decompositions:
+        triplets = any(d.all_triplets for d in decompositions)
+        shapes.append("all_triplets" if triplets else "standard")
+    if not win.melds and sum(win.concealed) == 14:
+        counts = win.concealed
+        if all(n in (0, 2) for n in counts):
+            shapes.append("qi_xiao_dui")
+        elif all(n in (0, 2, 4) for n in counts):
+            if options.quad_in_seven_pairs == "da_qi_dui":
+                shapes.append("da_qi_dui")
+            elif options.quad_in_seven_pairs == "qi_xiao_dui":
+                shapes.append("qi_xiao_dui")
+    return shapes
+
+
+class _Situation:
+    """What about a win does not depend on how its concealed tiles are read."""
+
+    def __init__(self, win: MahjongWin, options: JiaxingOptions) -> None:
+        self.win = win
+        self.options = options
+        flags = win.flags
+        kongs = [m for m in win.melds if m.is_kong]
+        self.bloom = win.self_drawn and "kong_replacement" in flags
+        chain_len = win.kong_chain if options.lian_gang else 1
+        self.chain = kongs[-chain_len:] if kongs else []
+        self.bloom_payer = lian_gang_payer(self.chain) if self.bloom else None
+        robbed = win.win_type is WinType.ROBBED_KONG
+        self.robbed = robbed
+        self.discard_mode: bool
+        self.payer: int | None
+        # counts as 放炮 (one payer) or as 自摸 (three payers, or the robbed seat for all)
+        if self.bloom_payer is not None:
+            self.discard_mode, self.payer = True, self.bloom_payer
+        elif win.self_drawn:
+            self.discard_mode, self.payer = False, None
+        elif robbed and options.qiang_gang == "self_draw":
+            self.discard_mode, self.payer = False, win.source
+        else:
+            self.discard_mode, self.payer = True, win.source
+        # "碰杠4次": any four melds, 暗杠 included (as in the score-cli example), and the
+        # last tile won off another seat; a kong's replacement is self-drawn (J10)
+        self.quan_qiu_ren = self.discard_mode and not self.bloom and len(win.melds) == 4
+        self.one_suit = _one_suit(win)
+        # 门清 needs a win that counts as 自摸; 暗杠 keep it (J5, J27)
+        self.men_qing = not self.discard_mode and not any(m.exposed for m in win.melds)
+        self.floor_applies = options.floor > 0 and (
+            "multiple_winners" in flags
+            or self.bloom
+            or robbed
+            or (win.self_drawn and "last_tile" in flags)
+        )
+
+    def items(self, shape: str) -> list[ScoreItem]:
+        win, options = self.win, self.options
+        flags = win.flags
+        col = "discard" if self.discard_mode else "self_draw"
+
+        def value(item_id: str) -> int:
+            v = getattr(ITEMS[item_id], col)
+            assert v is not None, item_id
+            return int(v)
+
+        out: list[ScoreItem] = []
+        # patterns
+        if self.one_suit:
+            out.append(item("qing_yi_se", value("qing_yi_se")))
+        if shape in ("qi_xiao_dui", "da_qi_dui"):
+            out.append(item(shape, value(shape)))
+        if self.quan_qiu_ren:
+            out.append(item("quan_qiu_ren", value("quan_qiu_ren")))
+        if shape == "all_triplets" and not (self.quan_qiu_ren and options.quan_qiu_ren == "flat"):
+            out.append(item("peng_peng_hu", value("peng_peng_hu")))
+        patterns = sum(i.value for i in out if i.id in PATTERN_IDS)
+        # special wins
+        if self.bloom:
+            bloom_id = "gang_shang_hua_ming" if self.discard_mode else "gang_shang_hua_an"
+            out.append(item(bloom_id, value(bloom_id)))
+        if "after_kong_discard" in flags and win.win_type is WinType.DISCARD:
+            if options.gang_shang_pao == "double" and patterns:
+                out.append(item("gang_shang_pao", patterns))
+            else:
+                out.append(item("gang_shang_pao", value("gang_shang_pao")))
+        if self.robbed:
+            out.append(item("qiang_gang", value("qiang_gang")))
+        if "last_tile" in flags:
+            if win.win_type is WinType.SELF_DRAW:
+                out.append(item("hai_di_lao_yue", options.hai_di_lao_yue_value))
+            elif win.win_type is WinType.DISCARD:
+                out.append(item("hai_di_pao", value("hai_di_pao")))
+        if "heavenly" in flags:
+            out.append(item("tian_hu", options.tian_hu_value))
+        if "earthly" in flags:
+            out.append(item("di_hu", options.di_hu_value))
+        if "human" in flags:
+            out.append(item("ren_hu", options.ren_hu_value))
+        # 门清 and the plain base
+        earned = bool(out)
+        base_due = options.base == "always" or not (earned or self.men_qing)
+        if self.men_qing:
+            if options.men_qing == "replace_base":
+                base_due = options.base == "always" or not earned
+                out.append(item("men_qing", 4 if base_due else 1))
+                base_due = False
+            else:
+                out.append(item("men_qing", value("men_qing")))
+        if base_due:
+            base_id = "fang_pao" if self.discard_mode else "zi_mo"
+            out.append(item(base_id, value(base_id)))
+        if options.ting_declaration and DECLARED_READY in flags:
+            out.append(item("ting_pai", 1))
+        total = sum(i.value for i in out)
+        if self.floor_applies and total < options.floor:
+            floor_id = "yi_pao_san_xiang" if "multiple_winners" in flags else "man_wu_fan"
+            out.append(item(floor_id, options.floor - total))
+            total = options.floor
+        if self.bloom and len(self.chain) > 1:
+            doublings = len(self.chain)
+            if options.lian_gang_doubling == "per_extra_kong":
+                doublings -= 1
+            out.append(item("lian_gang", total * (2**doublings - 1)))
+        out.sort(key=lambda i: _ORDER[i.id])
+        return out
+
+
+def _settle(sit: _Situation, items: Sequence[ScoreItem]) -> list[Payment]:
+    win, options = sit.win, sit.options
+    winner = win.winner
+    per_payer = sum(i.value for i in items)
+
+    def shares(payer: int, times: int = 1) -> list[Payment]:
+        return [Payment(payer, winner, i.value * times, i.id) for i in items if i.value]
+
+    feeder = liable_feeder(win.melds, options)
+    if feeder == winner:
+        feeder = None
+    if sit.discard_mode:
+        payer = sit.payer
+        assert payer is not None
+        if feeder is None:
+            return shares(payer)
+        if feeder == payer:
+            return [*shares(payer), Payment(feeder, winner, per_payer, "feng_hu")]
+        if options.feng_hu_other_discard == "bao_hu":
+            return [Payment(feeder, winner, per_payer, "bao_hu")]
+        return [*shares(payer), Payment(feeder, winner, per_payer, "feng_hu")]
+    if sit.payer is not None:
+        # 抢杠 read as 自摸: the robbed seat pays all three shares (J23); 封胡 adds nothing
+        return shares(sit.payer, len(win.payers))
+    if feeder is None:
+        return [p for seat in win.payers for p in shares(seat)]
+    extra = len(win.payers) - 1
+    if options.feng_hu_self_draw == "feeder_pays_all":
+        return [*shares(feeder), Payment(feeder, winner, per_payer * extra, "feng_hu")]
+    return [
+        *(p for seat in win.payers for p in shares(seat)),
+        Payment(feeder, winner, per_payer, "feng_hu"),
+    ]
+
+
+def score_win(win: MahjongWin, options: JiaxingOptions) -> WinResult:
+    """Score one winner: validity, items (best reading), payments, kong money, per payer.
+
+    The caller has already checked that the winner is not sealed by 封胡
+    (:func:`sealed_seats`); that needs every seat's melds, which a win does not carry.
+    """
+    expected = 14 - 3 * len(win.melds)
+    held = sum(win.concealed)
+    if held != expected:
+        return WinResult.invalid(
+            f"相公：应有{expected}张手牌，实有{held}张",
+            f"wrong tile count: {expected} concealed tiles expected, {held} held",
+        )
+    if win.concealed[win.win_tile] == 0:
+        return WinResult.invalid("和牌张不在手牌中", "the winning tile is not in the hand")
+    if "kong_replacement" in win.flags and not any(m.is_kong for m in win.melds):
+        return WinResult.invalid("杠上花却没有杠", "a kong-replacement win needs a kong")
+    shapes = _shapes(win, options)
+    if not shapes:
+        return WinResult.invalid("未成牌", "hand is not complete")
+    sit = _Situation(win, options)
+    best: list[ScoreItem] = []
+    best_value = -1
+    for shape in shapes:
+        items = sit.items(shape)
+        total = sum(i.value for i in items)
+        if total > best_value:
+            best, best_value = items, total
+    return WinResult(
+        True,
+        items=tuple(best),
+        payments=tuple(_settle(sit, best)),
+        kong_payments=tuple(
+            melds_kong_money(
+                win.melds, win.winner, options, kong_chain=win.kong_chain, n_seats=win.n_seats
+            )
+        ),
+        per_payer=best_value,
+        extra={"counts_as": "discard" if sit.discard_mode else "self_draw", "payer": sit.payer},
+    )
