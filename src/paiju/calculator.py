@@ -127,14 +127,12 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
         if not isinstance(m, dict):
             raise InputError(where, "expected an object")
         try:
-            mtype = MeldType(m.get("type"))
+            mtype = MeldType(str(m.get("type")))
         except ValueError:
             raise InputError(f"{where}.type", f"unknown meld type {m.get('type')!r}") from None
         tiles = tiles_field(m, "tiles") if "tiles" in m else []
         if not tiles or len(tiles) != mtype.size or len(set(tiles)) != 1:
-            raise InputError(
-                f"{where}.tiles", f"a {mtype.value} is {mtype.size} identical tiles"
-            )
+            raise InputError(f"{where}.tiles", f"a {mtype.value} is {mtype.size} identical tiles")
         if tiles[0].is_flower:
             raise InputError(f"{where}.tiles", "flowers do not form melds")
         source: int | None = None
@@ -170,7 +168,7 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
     if win_tile not in hand:
         raise InputError("win_tile", "the hand must include the winning tile")
     try:
-        win_type = WinType(obj.get("win_type"))
+        win_type = WinType(str(obj.get("win_type")))
     except ValueError:
         raise InputError("win_type", f"unknown win type {obj.get('win_type')!r}") from None
     source = None

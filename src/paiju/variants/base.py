@@ -198,9 +198,7 @@ def _coerce(name: str, hint: Any, value: Any) -> Any:
             return hint(value)
         except ValueError:
             allowed = ", ".join(repr(m.value) for m in hint)
-            raise OptionError(
-                f"option {name!r} must be one of {allowed}, not {value!r}"
-            ) from None
+            raise OptionError(f"option {name!r} must be one of {allowed}, not {value!r}") from None
     if hint is bool:
         if not isinstance(value, bool):
             raise OptionError(f"option {name!r} must be true or false, not {value!r}")

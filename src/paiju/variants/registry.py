@@ -29,3 +29,10 @@ def _qinger() -> Scorer:
 def score_loaders() -> dict[str, Callable[[], Scorer]]:
     """Variant name → a loader returning its ``paiju score`` function."""
     return {"jiaxing": _jiaxing, "taixing": _taixing, "qinger": _qinger}
+
+
+def flows() -> dict[str, Any]:
+    """Variant name → its match flow (engine.match.VariantFlow) for simulate and replay."""
+    from paiju.variants.jiaxing.flow import JiaxingFlow
+
+    return {"jiaxing": JiaxingFlow()}

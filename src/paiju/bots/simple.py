@@ -1,0 +1,128 @@
+"""The two simple bots that drive games: uniformly random, and shanten-greedy.
+
+Both decide from ``legal_actions(seat)``, the seat's own tiles and public information
+(melds and discards); neither looks at another seat's concealed tiles or the wall.
+"""
+
+from __future__ import annotations
+
+import random
+
+from paiju.components.analysis import MAHJONG
+from paiju.engine import actions as A
+from paiju.engine.mahjong import MahjongHand
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._choice = random.Random(seed).choice
+
+    def __call__(self, hand: MahjongHand, seat: int) -> int:
+        return self._choice(hand.legal_actions(seat))
+
+
+class GreedyBot:
+    """Wins whenever it can; otherwise keeps the hand closest to ready (exact shanten),
+    breaking ties by how many unseen tiles would improve it."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def __call__(self, hand: MahjongHand, seat: int) -> int:
+        legal = hand.legal_actions(seat)
+        for win in (A.ZIMO, A.HU):
+            if win in legal:
+                return win
+        counts = bytearray(hand.counts[seat])
+        declared = len(hand.melds[seat])
+        if A.PASS in legal:
+            return self._claim(hand, seat, legal, counts, declared)
+        best: tuple[int, int, float] | None = None
+        choice = legal[0]
+        unseen = _unseen(hand, seat)
+        for action in legal:
+            if action < 34:
+                counts[action] -= 1
+                sh = MAHJONG.shanten(bytes(counts), declared)
+                score = (sh, -_ukeire(counts, declared, sh, unseen), self._rng.random())
+                counts[action] += 1
+            elif action < 102:
+                tile = action - 34 if action < 68 else action - 68
+                take = 4 if action < 68 else 1
+                counts[tile] -= take
+                sh = MAHJONG.shanten(bytes(counts), declared + 1) - 0
+                counts[tile] += take
+                # a kong that keeps the shanten is worth it (kong money, replacement)
+                score = (sh, -99, 0.0)
+            else:
+                continue
+            if best is None or score < best:
+                best, choice = score, action
+        return choice
+
+    def _claim(
+        self, hand: MahjongHand, seat: int, legal: list[int], counts: bytearray, declared: int
+    ) -> int:
+        tile = hand.claim_tile
+        now = MAHJONG.shanten(bytes(counts), declared)
+        for action in (A.KONG, A.PONG):
+            if action in legal:
+                take = 3 if action == A.KONG else 2
+                counts[tile] -= take
+                # after a pong one tile must still go: look at the best discard
+                if action == A.PONG:
+                    after = min(
+                        _shanten_without(counts, k, declared + 1) for k in range(34) if counts[k]
+                    )
+                else:
+                    after = MAHJONG.shanten(bytes(counts), declared + 1)
+                counts[tile] += take
+                if after < now:
+                    return action
+        return A.PASS
+
+
+def _shanten_without(counts: bytearray, k: int, declared: int) -> int:
+    counts[k] -= 1
+    sh = MAHJONG.shanten(bytes(counts), declared)
+    counts[k] += 1
+    return sh
+
+
+def _unseen(hand: MahjongHand, seat: int) -> list[int]:
+    seen = [0] * 34
+    for k, n in enumerate(hand.counts[seat]):
+        seen[k] += n
+    for s in range(4):
+        for t in hand.discards[s]:
+            seen[t] += 1
+        for m in hand.melds[s]:
+            seen[m.tile] += 3 if m.type.value == "pong" else 4
+    return [max(0, 4 - n) for n in seen]
+
+
+def _ukeire(counts: bytearray, declared: int, sh: int, unseen: list[int]) -> int:
+    total = 0
+    for k in range(34):
+        if unseen[k] and counts[k] < 4:
+            counts[k] += 1
+            if MAHJONG.shanten(bytes(counts), declared) < sh:
+                total += unseen[k]
+            counts[k] -= 1
+    return total
+
+
+BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name: str, seed: int = 0) -> RandomBot | GreedyBot:
+    cls = BOTS.get(name)
+    if cls is None:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    return cls(seed)

@@ -1,0 +1,604 @@
+"""One hand (局) of four-player mahjong as a state machine, shared by Jiaxing and Taixing.
+
+Phases: ``ACT`` (the seat to move has drawn: discard, kong, self-drawn win), ``CLAIM``
+(after a discard every other seat that has an option answers; a pure priority function
+resolves the answers), ``ROB`` (after an added kong, seats that can win on that tile
+answer), ``END``. Draws are automatic: a seat never "chooses" to draw.
+
+The variant is a :class:`MahjongRules` object: it builds the tile set, says who may win,
+pays kong money and settles the hand. Everything here is the standard library only;
+state is plain lists and bytearrays so that a random-bot hand costs about a millisecond.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from paiju.components.analysis import MAHJONG
+from paiju.components.tiles import Tile
+from paiju.engine import actions as A
+from paiju.engine.errors import IllegalActionError
+from paiju.engine.events import Event, for_seat
+from paiju.variants.base import MahjongWin, Meld, MeldType, Payment, WinType
+
+ACT = 0
+CLAIM = 1
+ROB = 2
+END = 3
+PHASE_NAMES = ("act", "claim", "rob", "end")
+
+N_SEATS = 4
+
+
+class MahjongRules:
+    """Variant hooks. Subclasses override what their game does differently."""
+
+    name = "mahjong"
+    max_winners: int | None = None
+    """Winners allowed on one discard (None: every seat that claims)."""
+
+    def tiles(self) -> list[int]:
+        return [k for k in range(34) for _ in range(4)]
+
+    def may_win(self, hand: MahjongHand, seat: int) -> bool:
+        """Whether ``seat`` may win at all this hand (Jiaxing 封胡 says no)."""
+        return True
+
+    def accepts(self, hand: MahjongHand, win: MahjongWin) -> bool:
+        """A final, variant-specific check of a complete hand (flower minimums, 缺门…)."""
+        return True
+
+    def kong_money(
+        self, hand: MahjongHand, seat: int, meld: Meld, chain_payer: int | None
+    ) -> list[Payment]:
+        return []
+
+    def settle(self, hand: MahjongHand) -> list[Event]:
+        """Called once at the end; appends payments to ``hand.ledger`` and returns events."""
+        return []
+
+
+class MahjongHand:
+    """A hand in progress. Build one, then loop ``to_act()`` / ``legal_actions`` / ``apply``.
+
+    ``wall`` (optional) fixes the tile order for tests: the deal and draws come from its
+    front, kong replacements from its back. Otherwise the wall is shuffled by
+    ``random.Random(seed)`` and the seed is kept for the record.
+    """
+
+    def __init__(
+        self,
+        rules: MahjongRules,
+        *,
+        seed: int = 0,
+        dealer: int = 0,
+        wall: Sequence[int] | None = None,
+        dice: tuple[int, int] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.dealer = dealer
+        rng = random.Random(seed)
+        if wall is None:
+            tiles = rules.tiles()
+            rng.shuffle(tiles)
+            self.dice = (rng.randint(1, 6), rng.randint(1, 6))
+            # the break only rotates a uniformly shuffled wall: kept for the record's
+            # sake and so that a physical table's dice can be entered
+            cut = (sum(self.dice) * 2 * 17) % len(tiles)
+            self.wall = tiles[cut:] + tiles[:cut]
+        else:
+            self.wall = list(wall)
+            self.dice = dice or (1, 1)
+        self.head = 0
+        self.tail = len(self.wall)
+        self.counts: list[bytearray] = [bytearray(34) for _ in range(N_SEATS)]
+        self.melds: list[list[Meld]] = [[] for _ in range(N_SEATS)]
+        self.discards: list[list[int]] = [[] for _ in range(N_SEATS)]
+        self.flowers: list[list[int]] = [[] for _ in range(N_SEATS)]
+        self.fed: list[list[int]] = [[0] * N_SEATS for _ in range(N_SEATS)]
+        """fed[a][b]: melds seat a has fed to seat b (a 补杠 is still one)."""
+        self.ledger: list[Payment] = []
+        self.log: list[Event] = []
+        self.phase = ACT
+        self.current = dealer
+        self.drawn = -1
+        self.last_draw_from_tail = False
+        self.kong_chain = 0
+        self.chain_payer: int | None = None
+        self.after_kong = -1
+        """Seat whose next discard follows its own kong (杠上炮), or -1."""
+        self.any_claim = False
+        self.n_discards = 0
+        self.drawn_count = [0] * N_SEATS
+        self.claim_tile = -1
+        self.claim_from = -1
+        self.pending: dict[int, list[int]] = {}
+        self.answers: dict[int, int] = {}
+        self.rob_seat = -1
+        self.winners: list[int] = []
+        self.win_results: dict[int, Any] = {}
+        self.win_info: dict[int, MahjongWin] = {}
+        self.exhausted = False
+        self._legal: dict[int, list[int]] = {}
+        self._waits: list[list[int] | None] = [None] * N_SEATS
+        self._deal()
+
+    # -- setup ---------------------------------------------------------------------
+    def _deal(self) -> None:
+        events = [Event("dice", self.dealer, data={"dice": list(self.dice)})]
+        order = [(self.dealer + i) % N_SEATS for i in range(N_SEATS)]
+        wall = self.wall
+        pos = 0
+        hands: list[list[int]] = [[] for _ in range(N_SEATS)]
+        for _ in range(3):
+            for s in order:
+                hands[s].extend(wall[pos : pos + 4])
+                pos += 4
+        for s in order:
+            hands[s].append(wall[pos])
+            pos += 1
+        hands[self.dealer].append(wall[pos])
+        pos += 1
+        self.head = pos
+        for s in order:
+            c = self.counts[s]
+            for t in hands[s]:
+                c[t] += 1
+            events.append(Event("deal", s, data=tuple(sorted(hands[s]))))
+        self.log.extend(events)
+        self.drawn = hands[self.dealer][-1]
+        self.drawn_count[self.dealer] = 1
+
+    # -- queries -------------------------------------------------------------------
+    @property
+    def wall_left(self) -> int:
+        return self.tail - self.head
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == END
+
+    def to_act(self) -> list[int]:
+        """Seats that must answer now (one in ACT, the claimants in CLAIM/ROB)."""
+        if self.phase == ACT:
+            return [self.current]
+        if self.phase == END:
+            return []
+        return [s for s in self.pending if s not in self.answers]
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """Every legal action code for ``seat`` now, ascending; empty if it need not act."""
+        cached = self._legal.get(seat)
+        if cached is not None:
+            return cached
+        if self.phase == ACT:
+            result = self._act_actions(seat) if seat == self.current else []
+        elif self.phase in (CLAIM, ROB):
+            opts = self.pending.get(seat)
+            result = opts if opts is not None and seat not in self.answers else []
+        else:
+            result = []
+        self._legal[seat] = result
+        return result
+
+    def _act_actions(self, seat: int) -> list[int]:
+        c = self.counts[seat]
+        out = [k for k in range(34) if c[k]]
+        if self.tail > self.head:
+            if 4 in c:
+                out.extend(A.CONCEALED_KONG + k for k in range(34) if c[k] == 4)
+            for m in self.melds[seat]:
+                if m.type is MeldType.PONG and c[m.tile]:
+                    out.append(A.ADDED_KONG + m.tile)
+        if self._can_complete(seat, bytes(c)) and self._win_allowed(seat, -1, WinType.SELF_DRAW):
+            out.append(A.ZIMO)
+        out.sort()
+        return out
+
+    def _can_complete(self, seat: int, key: bytes) -> bool:
+        return MAHJONG.is_complete(key, len(self.melds[seat]))
+
+    def waits(self, seat: int) -> list[int]:
+        """Kinds that complete ``seat``'s hand (cached until the hand changes)."""
+        w = self._waits[seat]
+        if w is None:
+            w = MAHJONG.waits(bytes(self.counts[seat]), len(self.melds[seat]))
+            self._waits[seat] = w
+        return w
+
+    # -- apply ---------------------------------------------------------------------
+    def apply(self, action: int, seat: int | None = None) -> list[Event]:
+        """Apply ``action`` for ``seat`` (default: the only seat to act) and return events.
+
+        Raises :class:`InvalidActionError` for a malformed action and
+        :class:`IllegalActionError` for one that is not legal now; neither changes state.
+        """
+        A.check_code(action)
+        if seat is None:
+            actors = self.to_act()
+            if len(actors) != 1:
+                raise IllegalActionError(
+                    f"several seats may act now ({actors}); say which seat acts"
+                )
+            seat = actors[0]
+        if not (isinstance(seat, int) and 0 <= seat < N_SEATS):
+            raise IllegalActionError(f"no seat {seat!r}")
+        if action not in self.legal_actions(seat):
+            raise IllegalActionError(
+                f"{A.to_str(action)} is not legal for seat {seat} now ({PHASE_NAMES[self.phase]})"
+            )
+        mark = len(self.log)
+        self._legal.clear()
+        if self.phase == ACT:
+            self._apply_act(seat, action)
+        else:
+            self.answers[seat] = action
+            if len(self.answers) == len(self.pending):
+                if self.phase == CLAIM:
+                    self._resolve_claims()
+                else:
+                    self._resolve_rob()
+        return self.log[mark:]
+
+    def _apply_act(self, seat: int, action: int) -> None:
+        c = self.counts[seat]
+        if action < 34:
+            self._discard(seat, action)
+        elif action < 68:
+            tile = action - 34
+            c[tile] -= 4
+            meld = Meld(MeldType.CONCEALED_KONG, Tile(tile), None)
+            self.melds[seat].append(meld)
+            self.log.append(Event("concealed_kong", seat, tile))
+            self._after_kong(seat, meld)
+        elif action < 102:
+            tile = action - 68
+            # the added kong can be robbed: open a window before it takes effect
+            self.log.append(Event("added_kong", seat, tile))
+            self.pending = {}
+            for s in self._others(seat):
+                if self._can_take(s, tile, WinType.ROBBED_KONG):
+                    self.pending[s] = [A.PASS, A.HU]
+            if self.pending:
+                self.phase = ROB
+                self.rob_seat = seat
+                self.claim_tile = tile
+                self.answers = {}
+            else:
+                self._complete_added_kong(seat, tile)
+        elif action == A.ZIMO:
+            self._win([seat], WinType.SELF_DRAW, self.drawn, -1)
+
+    def _discard(self, seat: int, tile: int) -> None:
+        self.counts[seat][tile] -= 1
+        self.discards[seat].append(tile)
+        self.log.append(Event("discard", seat, tile))
+        self._waits[seat] = None
+        self.n_discards += 1
+        self.claim_tile = tile
+        self.claim_from = seat
+        pending: dict[int, list[int]] = {}
+        wall_left = self.tail > self.head
+        for s in self._others(seat):
+            c = self.counts[s]
+            n = c[tile]
+            opts: list[int] = []
+            if n >= 2 and wall_left:
+                opts.append(A.PONG)
+                if n == 3:
+                    opts.append(A.KONG)
+            if self._can_take(s, tile, WinType.DISCARD):
+                opts.append(A.HU)
+            if opts:
+                opts.insert(0, A.PASS)
+                pending[s] = opts
+        self.pending = pending
+        if pending:
+            self.answers = {}
+            self.phase = CLAIM
+        else:
+            self._next_turn(seat)
+
+    def _can_take(self, seat: int, tile: int, how: WinType) -> bool:
+        if tile not in self.waits(seat):
+            return False
+        return self._win_allowed(seat, tile, how)
+
+    def _win_allowed(self, seat: int, tile: int, how: WinType) -> bool:
+        if not self.rules.may_win(self, seat):
+            return False
+        return self.rules.accepts(self, self._build_win(seat, tile, how))
+
+    def _others(self, seat: int) -> tuple[int, int, int]:
+        """The other seats in turn order after ``seat`` (priority order for claims)."""
+        return ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4)
+
+    def _resolve_claims(self) -> None:
+        tile, source = self.claim_tile, self.claim_from
+        answers = self.answers
+        winners = [s for s in self._others(source) if answers.get(s) == A.HU]
+        cap = self.rules.max_winners
+        if winners:
+            if cap is not None:
+                winners = winners[:cap]
+            self._win(winners, WinType.DISCARD, tile, source)
+            return
+        for s, act in answers.items():
+            if act in (A.PONG, A.KONG):
+                self._claim_meld(s, act, tile, source)
+                return
+        self.pending = {}
+        self._next_turn(source)
+
+    def _claim_meld(self, seat: int, act: int, tile: int, source: int) -> None:
+        self.any_claim = True
+        self.pending = {}
+        self.discards[source].pop()
+        c = self.counts[seat]
+        self.fed[source][seat] += 1
+        self._waits[seat] = None
+        self.after_kong = -1
+        self.kong_chain = 0
+        self.chain_payer = None
+        self.current = seat
+        self.phase = ACT
+        self.drawn = -1
+        if act == A.PONG:
+            c[tile] -= 2
+            self.melds[seat].append(Meld(MeldType.PONG, Tile(tile), source))
+            self.log.append(Event("pong", seat, tile, source))
+        else:
+            c[tile] -= 3
+            meld = Meld(MeldType.KONG, Tile(tile), source)
+            self.melds[seat].append(meld)
+            self.log.append(Event("kong", seat, tile, source))
+            self._after_kong(seat, meld)
+
+    def _resolve_rob(self) -> None:
+        tile, seat = self.claim_tile, self.rob_seat
+        winners = [s for s in self._others(seat) if self.answers.get(s) == A.HU]
+        if winners:
+            cap = self.rules.max_winners
+            if cap is not None:
+                winners = winners[:cap]
+            self.counts[seat][tile] -= 1
+            self._win(winners, WinType.ROBBED_KONG, tile, seat)
+            return
+        self.pending = {}
+        self.phase = ACT
+        self._complete_added_kong(seat, tile)
+
+    def _complete_added_kong(self, seat: int, tile: int) -> None:
+        melds = self.melds[seat]
+        for i, m in enumerate(melds):
+            if m.type is MeldType.PONG and m.tile == tile:
+                meld = Meld(MeldType.ADDED_KONG, m.tile, m.source)
+                melds[i] = meld
+                break
+        else:  # pragma: no cover - legal_actions only offers kongs of an existing pong
+            raise AssertionError("added kong without a pong")
+        self.counts[seat][tile] -= 1
+        self._after_kong(seat, meld)
+
+    def _after_kong(self, seat: int, meld: Meld) -> None:
+        self._waits[seat] = None
+        self.any_claim = True
+        if self.kong_chain and self.current == seat and self.last_draw_from_tail:
+            self.kong_chain += 1
+        else:
+            self.kong_chain = 1
+            self.chain_payer = None
+        payments = self.rules.kong_money(self, seat, meld, self.chain_payer)
+        if self.chain_payer is None and meld.type is not MeldType.CONCEALED_KONG:
+            # 连杠 liability starts at the first exposed kong of the chain (JA18)
+            self.chain_payer = meld.source
+        for p in payments:
+            self.ledger.append(p)
+            self.log.append(Event("payment", p.payee, data=_payment_data(p)))
+        self.after_kong = seat
+        self._draw(seat, from_tail=True)
+
+    def _next_turn(self, after: int) -> None:
+        self.phase = ACT
+        self._draw((after + 1) % 4, from_tail=False)
+
+    def _draw(self, seat: int, *, from_tail: bool) -> None:
+        self.pending = {}
+        if self.head >= self.tail:
+            self._exhaust()
+            return
+        if from_tail:
+            self.tail -= 1
+            tile = self.wall[self.tail]
+        else:
+            tile = self.wall[self.head]
+            self.head += 1
+            self.kong_chain = 0
+            self.chain_payer = None
+        if seat != self.current:
+            self.after_kong = -1
+        self.current = seat
+        self.phase = ACT
+        self.drawn = tile
+        self.last_draw_from_tail = from_tail
+        self.drawn_count[seat] += 1
+        self.counts[seat][tile] += 1
+        self._waits[seat] = None
+        self.log.append(Event("draw", seat, tile))
+
+    def _exhaust(self) -> None:
+        self.exhausted = True
+        self.phase = END
+        self.log.append(Event("exhaustive_draw"))
+        self.log.extend(self.rules.settle(self))
+        self.log.append(Event("end", data={"net": self.net()}))
+
+    # -- winning -------------------------------------------------------------------
+    def _build_win(self, seat: int, tile: int, how: WinType) -> MahjongWin:
+        counts = self.counts[seat]
+        concealed = list(counts)
+        if how is not WinType.SELF_DRAW:
+            concealed[tile] += 1
+            source = self.claim_from if how is WinType.DISCARD else self.current
+        else:
+            tile = self.drawn if self.drawn >= 0 else _any_tile(counts)
+            source = None
+        flags = self._flags(seat, how, source)
+        return MahjongWin(
+            dealer=self.dealer,
+            winner=seat,
+            concealed=tuple(concealed),
+            melds=tuple(self.melds[seat]),
+            win_tile=Tile(tile),
+            win_type=how,
+            source=source,
+            flags=frozenset(flags),
+            flowers=tuple(Tile(f) for f in self.flowers[seat]),
+            kong_chain=max(1, self.kong_chain),
+        )
+
+    def _flags(self, seat: int, how: WinType, source: int | None) -> list[str]:
+        flags = []
+        wall_empty = self.head >= self.tail
+        if how is WinType.SELF_DRAW:
+            if self.last_draw_from_tail and self.kong_chain and self.drawn >= 0:
+                flags.append("kong_replacement")
+            if wall_empty and self.drawn >= 0:
+                flags.append("last_tile")
+            if not self.any_claim and self.n_discards == 0 and seat == self.dealer:
+                flags.append("heavenly")
+            elif (
+                not self.any_claim
+                and seat != self.dealer
+                and self.drawn_count[seat] == 1
+                and not self.discards[seat]
+            ):
+                flags.append("earthly")
+        elif how is WinType.DISCARD:
+            if source == self.after_kong:
+                flags.append("after_kong_discard")
+            if wall_empty:
+                flags.append("last_tile")
+            if (
+                self.n_discards == 1
+                and source == self.dealer
+                and not self.any_claim
+                and seat != self.dealer
+            ):
+                flags.append("human")
+        return flags
+
+    def _win(self, winners: list[int], how: WinType, tile: int, source: int) -> None:
+        self.pending = {}
+        self.winners = winners
+        multiple = len(winners) > 1
+        for s in winners:
+            win = self._build_win(s, tile, how)
+            if multiple:
+                win = _with_flag(win, "multiple_winners")
+            self.win_info[s] = win
+        self.phase = END
+        self.log.append(
+            Event("win", data={"winners": winners, "how": how.value, "tile": str(Tile(tile))})
+        )
+        self.log.extend(self.rules.settle(self))
+        self.log.append(Event("end", data={"net": self.net()}))
+
+    # -- results and views ---------------------------------------------------------
+    def net(self) -> list[int]:
+        out = [0] * N_SEATS
+        for p in self.ledger:
+            out[p.payer] -= p.amount
+            out[p.payee] += p.amount
+        return out
+
+    def remaining_tail(self, n: int) -> list[int]:
+        """The last ``n`` unused wall tiles, nearest the tail first (钓鱼)."""
+        start = max(self.head, self.tail - n)
+        return list(reversed(self.wall[start : self.tail]))
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (None: a spectator): never another seat's concealed
+        tiles, never the wall order."""
+        from paiju.components.notation import format_tile_counts
+
+        players = []
+        for s in range(N_SEATS):
+            info: dict[str, Any] = {
+                "seat": s,
+                "melds": [
+                    {
+                        "type": m.type.value,
+                        "tile": str(m.tile),
+                        "from": m.source,
+                    }
+                    for m in self.melds[s]
+                ],
+                "discards": " ".join(str(Tile(t)) for t in self.discards[s]),
+                "concealed_count": sum(self.counts[s]),
+            }
+            if s == seat or (self.phase == END and s in self.winners):
+                info["hand"] = format_tile_counts(self.counts[s])
+            players.append(info)
+        out: dict[str, Any] = {
+            "variant": self.rules.name,
+            "seat": seat,
+            "dealer": self.dealer,
+            "phase": PHASE_NAMES[self.phase],
+            "current": self.current,
+            "wall_left": self.wall_left,
+            "players": players,
+            "to_act": self.to_act(),
+            "legal_actions": [A.to_str(a) for a in self.legal_actions(seat)]
+            if seat is not None
+            else [],
+            "net": self.net(),
+        }
+        if seat is not None and seat == self.current and self.phase == ACT and self.drawn >= 0:
+            out["drawn"] = str(Tile(self.drawn))
+        if self.phase in (CLAIM, ROB):
+            out["claim_tile"] = str(Tile(self.claim_tile))
+        out["events"] = [for_seat(e, seat) for e in self.log[-8:]]
+        return out
+
+    def copy(self) -> MahjongHand:
+        """An independent copy (for search): mutable parts are duplicated."""
+        new = object.__new__(MahjongHand)
+        new.__dict__.update(self.__dict__)
+        new.wall = list(self.wall)
+        new.counts = [bytearray(c) for c in self.counts]
+        new.melds = [list(m) for m in self.melds]
+        new.discards = [list(d) for d in self.discards]
+        new.flowers = [list(f) for f in self.flowers]
+        new.fed = [list(f) for f in self.fed]
+        new.ledger = list(self.ledger)
+        new.log = list(self.log)
+        new.drawn_count = list(self.drawn_count)
+        new.pending = {k: list(v) for k, v in self.pending.items()}
+        new.answers = dict(self.answers)
+        new.winners = list(self.winners)
+        new.win_results = dict(self.win_results)
+        new.win_info = dict(self.win_info)
+        new._legal = {}
+        new._waits = list(self._waits)
+        return new
+
+
+def _any_tile(counts: bytearray) -> int:
+    for k in range(34):
+        if counts[k]:
+            return k
+    raise AssertionError("empty hand")
+
+
+def _with_flag(win: MahjongWin, flag: str) -> MahjongWin:
+    import dataclasses
+
+    return dataclasses.replace(win, flags=win.flags | {flag})
+
+
+def _payment_data(p: Payment) -> dict[str, Any]:
+    return {"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason}

@@ -1,0 +1,153 @@
+"""A match: a sequence of hands with dealer rotation, wind rounds and one ledger.
+
+The match owns the randomness of everything above a hand (first dealer, each hand's seed)
+through one ``random.Random(seed)``, so a match is reproduced from its seed and the
+players' decisions alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from paiju.engine.events import Event
+from paiju.engine.mahjong import MahjongHand
+from paiju.variants.base import Payment
+
+Decide = Callable[[MahjongHand, int], int]
+"""A player: given the hand and the seat to act, return a legal action code."""
+
+
+class VariantFlow(Protocol):
+    """What a match needs to know about a variant."""
+
+    name: str
+
+    def new_hand(
+        self, options: Any, *, seed: int, dealer: int, carry: dict[str, Any]
+    ) -> MahjongHand: ...
+
+    def after_hand(
+        self, options: Any, hand: MahjongHand, carry: dict[str, Any]
+    ) -> tuple[bool, dict[str, Any]]:
+        """(does the dealer keep the deal, the state carried into the next hand)."""
+        ...
+
+    def match_length(self, options: Any) -> tuple[int | None, int]:
+        """(hands, rounds): a fixed number of hands, or else this many wind rounds."""
+        ...
+
+
+@dataclass
+class HandSummary:
+    index: int
+    dealer: int
+    seed: int
+    winners: list[int]
+    self_drawn: bool
+    exhausted: bool
+    net: list[int]
+    round_wind: int
+
+
+@dataclass
+class Match:
+    flow: VariantFlow
+    options: Any
+    seed: int
+    n_seats: int = 4
+    ledger: list[tuple[int, Payment]] = field(default_factory=list)
+    hands: list[HandSummary] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+        self.first_dealer = self._rng.randrange(self.n_seats)
+        self.dealer = self.first_dealer
+        self.passes = 0
+        """How many times the deal has moved on; every four is a wind round."""
+        self.carry: dict[str, Any] = {}
+
+    @property
+    def round_wind(self) -> int:
+        return self.passes // self.n_seats
+
+    def is_over(self) -> bool:
+        hands, rounds = self.flow.match_length(self.options)
+        if hands is not None:
+            return len(self.hands) >= hands
+        return self.round_wind >= rounds
+
+    def new_hand(self) -> MahjongHand:
+        hand_seed = self._rng.getrandbits(48)
+        hand = self.flow.new_hand(
+            self.options, seed=hand_seed, dealer=self.dealer, carry=self.carry
+        )
+        return hand
+
+    def finish_hand(self, hand: MahjongHand) -> HandSummary:
+        index = len(self.hands)
+        self.ledger.extend((index, p) for p in hand.ledger)
+        summary = HandSummary(
+            index=index,
+            dealer=hand.dealer,
+            seed=hand.seed,
+            winners=list(hand.winners),
+            self_drawn=bool(hand.winners) and hand.win_info[hand.winners[0]].self_drawn,
+            exhausted=hand.exhausted,
+            net=hand.net(),
+            round_wind=self.round_wind,
+        )
+        self.hands.append(summary)
+        keeps, self.carry = self.flow.after_hand(self.options, hand, self.carry)
+        if not keeps:
+            self.dealer = (self.dealer + 1) % self.n_seats
+            self.passes += 1
+        return summary
+
+    def totals(self) -> list[int]:
+        out = [0] * self.n_seats
+        for _, p in self.ledger:
+            out[p.payer] -= p.amount
+            out[p.payee] += p.amount
+        return out
+
+
+def play_hand(
+    hand: MahjongHand, players: list[Decide], emit: Callable[[Any], None] | None = None
+) -> None:
+    """Drive one hand to its end. ``emit`` receives events and ``("action", seat, code)``."""
+    if emit is not None:
+        for ev in hand.log:
+            emit(ev)
+    apply = hand.apply
+    while hand.phase != 3:
+        for seat in hand.to_act():
+            action = players[seat](hand, seat)
+            events = apply(action, seat)
+            if emit is not None:
+                emit(("action", seat, action))
+                for ev in events:
+                    emit(ev)
+
+
+def play_match(
+    match: Match, players: list[Decide], emit: Callable[[Any], None] | None = None
+) -> Iterator[HandSummary]:
+    while not match.is_over():
+        hand = match.new_hand()
+        if emit is not None:
+            emit(("hand", len(match.hands), hand))
+        play_hand(hand, players, emit)
+        summary = match.finish_hand(hand)
+        if emit is not None:
+            emit(("hand_end", summary))
+        yield summary
+
+
+def event_lines(events: list[Event]) -> Iterator[dict[str, Any]]:
+    from paiju.engine.events import to_json
+
+    for ev in events:
+        yield to_json(ev)
