@@ -375,12 +375,7 @@ def _settle(sit: _Situation, items: Sequence[ScoreItem]) -> list[Payment]:
     ]
 
 
-def score_win(win: MahjongWin, options: JiaxingOptions) -> WinResult:
-    """Score one winner: validity, items (best reading), payments, kong money, per payer.
-
-    The caller has already checked that the winner is not sealed by 封胡
-    (:func:`sealed_seats`); that needs every seat's melds, which a win does not carry.
-    """
+def _invalid(win: MahjongWin) -> WinResult | None:
     expected = 14 - 3 * len(win.melds)
     held = sum(win.concealed)
     if held != expected:
@@ -392,6 +387,30 @@ def score_win(win: MahjongWin, options: JiaxingOptions) -> WinResult:
         return WinResult.invalid("和牌张不在手牌中", "the winning tile is not in the hand")
     if "kong_replacement" in win.flags and not any(m.is_kong for m in win.melds):
         return WinResult.invalid("杠上花却没有杠", "a kong-replacement win needs a kong")
+    return None
+
+
+def is_winning(win: MahjongWin, options: JiaxingOptions) -> bool:
+    """Whether :func:`score_win` would call ``win`` valid, without scoring it (for claim
+    windows: no decomposition is enumerated)."""
+    if _invalid(win) is not None:
+        return False
+    if MAHJONG.is_complete_standard(win.concealed, len(win.melds)):
+        return True
+    if win.melds or options.quad_in_seven_pairs == "not_allowed":
+        return MAHJONG.is_seven_pairs(win.concealed, len(win.melds), quad_as_two_pairs=False)
+    return MAHJONG.is_seven_pairs(win.concealed, len(win.melds))
+
+
+def score_win(win: MahjongWin, options: JiaxingOptions) -> WinResult:
+    """Score one winner: validity, items (best reading), payments, kong money, per payer.
+
+    The caller has already checked that the winner is not sealed by 封胡
+    (:func:`sealed_seats`); that needs every seat's melds, which a win does not carry.
+    """
+    problem = _invalid(win)
+    if problem is not None:
+        return problem
     shapes = _shapes(win, options)
     if not shapes:
         return WinResult.invalid("未成牌", "hand is not complete")
