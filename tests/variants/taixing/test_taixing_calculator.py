@@ -111,3 +111,16 @@ def test_cli_exit_2_bad_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "json" in captured.err
+
+
+def test_cli_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    case = _case("包牌 on a self-draw")
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(case["input"], ensure_ascii=False)))
+    assert main(["score"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["payments"] == [0, 6, -6, 0]
+    assert [i["id"] for i in out["items"]] == ["xiao_hu", "hua", "bao_pai"]

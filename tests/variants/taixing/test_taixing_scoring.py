@@ -316,7 +316,7 @@ def test_two_winners_on_one_discard_are_each_paid_by_the_discarder() -> None:
     ra, rb = score_win(a, DEFAULT), score_win(b, DEFAULT)
     assert ra.valid and rb.valid
     total = [x + y for x, y in zip(net(ra.payments, 4), net(rb.payments, 4), strict=True)]
-    # a: 小胡 3 花 = 3; b: 清一色... no: 混一色 2 + 一条龙 3, F = 1 → 3 × 5 = 15
+    # a: 小胡 with 3 flowers = 3; b: 混一色 2 + 一条龙 3 with one 风暗刻 floored to 3 = 15
     assert total == [0, 3, 15, -18]
 
 
