@@ -38,6 +38,8 @@ class MahjongRules:
     name = "mahjong"
     max_winners: int | None = None
     """Winners allowed on one discard (None: every seat that claims)."""
+    last_tile_window: int = 0
+    """Wall tiles that may still be left for a win to count as 海底 (0: the last tile)."""
 
     def tiles(self) -> list[int]:
         return [k for k in range(34) for _ in range(4)]
@@ -187,6 +189,10 @@ class MahjongHand:
     def _act_actions(self, seat: int) -> list[int]:
         c = self.counts[seat]
         out = [k for k in range(34) if c[k]]
+        if self.drawn < 0:
+            # right after a pong: a discard is the only move (a kong or a win here would
+            # skip the draw that makes it one)
+            return out
         if self.tail > self.head:
             if 4 in c:
                 out.extend(A.CONCEALED_KONG + k for k in range(34) if c[k] == 4)
@@ -364,7 +370,8 @@ class MahjongHand:
             cap = self.rules.max_winners
             if cap is not None:
                 winners = winners[:cap]
-            self.counts[seat][tile] -= 1
+            # the robbed tile stays counted in the konger's hand: it is shown as the
+            # winners' winning tile, and the tile count stays conserved
             self._win(winners, WinType.ROBBED_KONG, tile, seat)
             return
         self.pending = {}
@@ -462,7 +469,7 @@ class MahjongHand:
 
     def _flags(self, seat: int, how: WinType, source: int | None) -> list[str]:
         flags = []
-        wall_empty = self.head >= self.tail
+        wall_empty = self.tail - self.head <= self.rules.last_tile_window
         if how is WinType.SELF_DRAW:
             if self.last_draw_from_tail and self.kong_chain and self.drawn >= 0:
                 flags.append("kong_replacement")
@@ -585,6 +592,41 @@ class MahjongHand:
         new._legal = {}
         new._waits = list(self._waits)
         return new
+
+
+def arrange_wall(
+    hands: Sequence[Sequence[int]],
+    draws: Sequence[int] = (),
+    tail: Sequence[int] = (),
+    *,
+    dealer: int = 0,
+    tiles: Sequence[int] | None = None,
+) -> list[int]:
+    """A wall that deals ``hands`` (by seat; the dealer's has 14), then yields ``draws``
+    from the front and ``tail`` (in order) as kong replacements; the rest of the set fills
+    the middle in index order. For tests and for entering a physical table's deal."""
+    pool = list(tiles) if tiles is not None else [k for k in range(34) for _ in range(4)]
+    order = [(dealer + i) % N_SEATS for i in range(N_SEATS)]
+    for s in range(N_SEATS):
+        want = 14 if s == dealer else 13
+        if len(hands[s]) != want:
+            raise ValueError(f"seat {s} must be dealt {want} tiles, not {len(hands[s])}")
+    queues = {s: list(hands[s]) for s in range(N_SEATS)}
+    front: list[int] = []
+    for _ in range(3):
+        for s in order:
+            front.extend(queues[s][:4])
+            del queues[s][:4]
+    for s in order:
+        front.append(queues[s].pop(0))
+    front.append(queues[dealer].pop(0))
+    used = front + list(draws) + list(tail)
+    for t in used:
+        try:
+            pool.remove(t)
+        except ValueError:
+            raise ValueError(f"too many copies of {Tile(t)} in the arranged wall") from None
+    return front + list(draws) + pool + list(reversed(tail))
 
 
 def _any_tile(counts: bytearray) -> int:

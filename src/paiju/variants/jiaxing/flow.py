@@ -26,6 +26,8 @@ class JiaxingRules(MahjongRules):
         self.options = options or JiaxingOptions()
         self.fisher = fisher if self.options.fishing else None
         self.max_winners = self.options.max_winners_per_discard
+        # JA12 "最后一圈内": anywhere in the last go-round, i.e. three tiles or fewer left
+        self.last_tile_window = 3 if self.options.hai_di == "last_round" else 0
 
     def may_win(self, hand: MahjongHand, seat: int) -> bool:
         opts = self.options
