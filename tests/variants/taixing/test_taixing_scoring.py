@@ -24,6 +24,7 @@ from paiju.variants.base import (
 from paiju.variants.taixing import (
     TaixingOptions,
     flower_count,
+    is_winning,
     is_winning_shape,
     meets_minimum,
     score_win,
@@ -408,6 +409,7 @@ def situations(draw: st.DrawFn) -> tuple[MahjongWin, TaixingOptions]:
 def test_payments_sum_to_zero(case: tuple[MahjongWin, TaixingOptions]) -> None:
     w, options = case
     r = score_win(w, options)
+    assert is_winning(w, options) is r.valid
     if not r.valid:
         assert r.reason_zh and r.reason_en
         return

@@ -7,9 +7,17 @@ function ``paiju score`` uses.
 from paiju.variants.taixing.options import TaixingOptions
 from paiju.variants.taixing.scoring import (
     flower_count,
+    is_winning,
     is_winning_shape,
     meets_minimum,
     score_win,
 )
 
-__all__ = ["TaixingOptions", "flower_count", "is_winning_shape", "meets_minimum", "score_win"]
+__all__ = [
+    "TaixingOptions",
+    "flower_count",
+    "is_winning",
+    "is_winning_shape",
+    "meets_minimum",
+    "score_win",
+]

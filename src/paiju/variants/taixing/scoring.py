@@ -340,6 +340,11 @@ def _best(win: MahjongWin, options: TaixingOptions) -> _Evaluation | WinResult:
     return max(allowed, key=lambda e: (e.per_payer, e.fan_total))
 
 
+def is_winning(win: MahjongWin, options: TaixingOptions) -> bool:
+    """Whether :func:`score_win` would accept this win (shape, 缺门, flower minimum)."""
+    return isinstance(_best(win, options), _Evaluation)
+
+
 # -- settlement ----------------------------------------------------------------------------
 
 
