@@ -53,28 +53,31 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if not isinstance(overrides, dict):
             raise OptionError("--options must be a JSON object")
         options = options_from_mapping(flow.options_type, overrides)
+        n_seats = flow.n_seats
         names = args.bots.split(",")
         if len(names) == 1:
-            names *= 4
-        if len(names) != 4:
-            raise ValueError("--bots takes one name or four, comma-separated")
+            names *= n_seats
+        if len(names) != n_seats:
+            raise ValueError(f"--bots takes one name or {n_seats}, comma-separated")
     except (ValueError, OptionError) as exc:
         print(f"paiju simulate: {exc}", file=sys.stderr)
         return 2
     out = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
     hands = 0
     wins = 0
-    totals = [0, 0, 0, 0]
+    totals = [0] * n_seats
     start = time.perf_counter()
     try:
         for game in range(args.games):
             seed = args.seed + game
             try:
-                players = [make_bot(n, seed * 4 + i) for i, n in enumerate(names)]
+                players = [
+                    make_bot(n, seed * n_seats + i, args.variant) for i, n in enumerate(names)
+                ]
             except ValueError as exc:
                 print(f"paiju simulate: {exc}", file=sys.stderr)
                 return 2
-            match = Match(flow, options, seed)
+            match = Match(flow, options, seed, n_seats=n_seats)
             if out is not None:
                 dump_lines(record_match(match, list(players), names), out)
             else:

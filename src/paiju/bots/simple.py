@@ -121,7 +121,8 @@ def _ukeire(counts: bytearray, declared: int, sh: int, unseen: list[int]) -> int
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
-def make_bot(name: str, seed: int = 0) -> RandomBot | GreedyBot:
+def make_bot(name: str, seed: int = 0, variant: str = "jiaxing") -> RandomBot | GreedyBot:
+    """A bot by name for ``variant`` (the simple bots play every mahjong variant)."""
     cls = BOTS.get(name)
     if cls is None:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")

@@ -163,6 +163,19 @@ class MahjongHand:
     def is_over(self) -> bool:
         return self.phase == END
 
+    @property
+    def self_drawn(self) -> bool:
+        """The hand ended in a self-drawn win."""
+        return bool(self.winners) and self.win_info[self.winners[0]].self_drawn
+
+    @staticmethod
+    def action_str(action: int) -> str:
+        return A.to_str(action)
+
+    @staticmethod
+    def parse_action(text: str) -> int:
+        return A.parse(text)
+
     def to_act(self) -> list[int]:
         """Seats that must answer now (one in ACT, the claimants in CLAIM/ROB)."""
         if self.phase == ACT:

@@ -8,29 +8,58 @@ players' decisions alone.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from paiju.engine.events import Event
-from paiju.engine.mahjong import MahjongHand
 from paiju.variants.base import Payment
 
-Decide = Callable[[MahjongHand, int], int]
-"""A player: given the hand and the seat to act, return a legal action code."""
+
+class Hand(Protocol):
+    """What a match, a record and a player need of one hand, whatever the game."""
+
+    seed: int
+    dealer: int
+    log: list[Event]
+    ledger: list[Payment]
+    winners: list[int]
+    exhausted: bool
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def self_drawn(self) -> bool: ...
+
+    def to_act(self) -> list[int]: ...
+
+    def legal_actions(self, seat: int) -> list[int]: ...
+
+    def apply(self, action: int, seat: int | None = None) -> list[Event]: ...
+
+    def net(self) -> list[int]: ...
+
+    def action_str(self, action: int) -> str: ...
+
+    def parse_action(self, text: str) -> int: ...
+
+
+Decide = Callable[[Any, int], int]
+"""A player: given the hand and the seat to act (``player(hand, seat)``), an action code."""
 
 
 class VariantFlow(Protocol):
     """What a match needs to know about a variant."""
 
     name: str
+    n_seats: int
+    options_type: type[Any]
 
-    def new_hand(
-        self, options: Any, *, seed: int, dealer: int, carry: dict[str, Any]
-    ) -> MahjongHand: ...
+    def new_hand(self, options: Any, *, seed: int, dealer: int, carry: dict[str, Any]) -> Hand: ...
 
     def after_hand(
-        self, options: Any, hand: MahjongHand, carry: dict[str, Any]
+        self, options: Any, hand: Any, carry: dict[str, Any]
     ) -> tuple[bool, dict[str, Any]]:
         """(does the dealer keep the deal, the state carried into the next hand)."""
         ...
@@ -79,14 +108,14 @@ class Match:
             return len(self.hands) >= hands
         return self.round_wind >= rounds
 
-    def new_hand(self) -> MahjongHand:
+    def new_hand(self) -> Hand:
         hand_seed = self._rng.getrandbits(48)
         hand = self.flow.new_hand(
             self.options, seed=hand_seed, dealer=self.dealer, carry=self.carry
         )
         return hand
 
-    def finish_hand(self, hand: MahjongHand) -> HandSummary:
+    def finish_hand(self, hand: Hand) -> HandSummary:
         index = len(self.hands)
         self.ledger.extend((index, p) for p in hand.ledger)
         summary = HandSummary(
@@ -94,7 +123,7 @@ class Match:
             dealer=hand.dealer,
             seed=hand.seed,
             winners=list(hand.winners),
-            self_drawn=bool(hand.winners) and hand.win_info[hand.winners[0]].self_drawn,
+            self_drawn=hand.self_drawn,
             exhausted=hand.exhausted,
             net=hand.net(),
             round_wind=self.round_wind,
@@ -115,25 +144,25 @@ class Match:
 
 
 def play_hand(
-    hand: MahjongHand, players: list[Decide], emit: Callable[[Any], None] | None = None
+    hand: Hand, players: Sequence[Decide], emit: Callable[[Any], None] | None = None
 ) -> None:
     """Drive one hand to its end. ``emit`` receives events and ``("action", seat, code)``."""
     if emit is not None:
         for ev in hand.log:
             emit(ev)
     apply = hand.apply
-    while hand.phase != 3:
+    while not hand.is_over:
         for seat in hand.to_act():
             action = players[seat](hand, seat)
             events = apply(action, seat)
             if emit is not None:
-                emit(("action", seat, action))
+                emit(("action", seat, hand.action_str(action)))
                 for ev in events:
                     emit(ev)
 
 
 def play_match(
-    match: Match, players: list[Decide], emit: Callable[[Any], None] | None = None
+    match: Match, players: Sequence[Decide], emit: Callable[[Any], None] | None = None
 ) -> Iterator[HandSummary]:
     while not match.is_over():
         hand = match.new_hand()

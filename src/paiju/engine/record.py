@@ -13,16 +13,14 @@ reported (a tampered or foreign record).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
 import paiju
-from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
-from paiju.engine.mahjong import MahjongHand
-from paiju.engine.match import Decide, HandSummary, Match, play_match
+from paiju.engine.match import Decide, Hand, HandSummary, Match, play_match
 from paiju.variants.base import options_from_mapping, options_to_mapping
 
 FORMAT_VERSION = 1
@@ -58,8 +56,8 @@ class RecordWriter:
         if isinstance(item, Event):
             self.sink(to_json(item))
         elif item[0] == "action":
-            _, seat, code = item
-            self.sink({"type": "action", "seat": seat, "action": A.to_str(code)})
+            _, seat, text = item
+            self.sink({"type": "action", "seat": seat, "action": text})
         elif item[0] == "hand":
             _, index, hand = item
             self.sink({"type": "hand", "index": index, "dealer": hand.dealer, "seed": hand.seed})
@@ -78,7 +76,7 @@ class RecordWriter:
 
 def record_match(
     match: Match,
-    players: list[Decide],
+    players: Sequence[Decide],
     seats: list[str],
     lines: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
@@ -166,13 +164,13 @@ def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
     except ValueError as exc:
         return ReplayResult(False, 1, f"header options: {exc}")
     seats = head.get("seats")
-    if not isinstance(seats, list) or len(seats) != 4:
-        return ReplayResult(False, 1, "header seats must list four players")
+    if not isinstance(seats, list) or len(seats) != flow.n_seats:
+        return ReplayResult(False, 1, f"header seats must list {flow.n_seats} players")
 
     actions = [(i, r) for i, r in enumerate(records) if r.get("type") == "action"]
     cursor = iter(actions)
 
-    def scripted(hand: MahjongHand, seat: int) -> int:
+    def scripted(hand: Hand, seat: int) -> int:
         try:
             index, rec = next(cursor)
         except StopIteration:
@@ -180,17 +178,17 @@ def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
         if rec.get("seat") != seat:
             raise _Mismatch(index + 1, f"expected an action of seat {seat}")
         try:
-            code = A.parse(rec.get("action"))  # type: ignore[arg-type]
+            code = hand.parse_action(rec.get("action"))  # type: ignore[arg-type]
         except InvalidActionError as exc:
             raise _Mismatch(index + 1, str(exc)) from None
         if code not in hand.legal_actions(seat):
             raise _Mismatch(index + 1, f"{rec.get('action')} is not legal here")
         return code
 
-    match = Match(flow, options, seed)
+    match = Match(flow, options, seed, n_seats=flow.n_seats)
     regenerated: list[dict[str, Any]] = []
     try:
-        record_match(match, [scripted] * 4, list(seats), regenerated)
+        record_match(match, [scripted] * flow.n_seats, list(seats), regenerated)
     except _Mismatch as exc:
         # an earlier regenerated line that differs is the better report
         diff = _first_diff(records[: len(regenerated)], regenerated)

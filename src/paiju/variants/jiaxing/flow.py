@@ -115,6 +115,7 @@ class JiaxingFlow:
     """How a Jiaxing match runs hands (engine.match.VariantFlow)."""
 
     name = "jiaxing"
+    n_seats = 4
     options_type = JiaxingOptions
 
     def new_hand(

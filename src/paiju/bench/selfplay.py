@@ -1,0 +1,78 @@
+"""Self-play throughput: whole hands with random bots, ours against RiichiEnv's.
+
+Ours: one full-rules Jiaxing hand (deal, claims, kongs and kong money, 封胡, settlement,
+钓鱼) per seed, four :class:`~paiju.bots.RandomBot` players choosing from
+``legal_actions``. Peer: one riichi hand (game mode 0, a single kyoku) of ``riichienv``,
+whose core is Rust, with its own ``RandomAgent`` players choosing from
+``obs.legal_actions()``. Both sides play the same number of hands per timed pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.bench import compare, register, result_line
+from paiju.bots import RandomBot
+from paiju.engine.mahjong import MahjongHand
+from paiju.engine.match import play_hand
+from paiju.variants.jiaxing.flow import JiaxingRules
+from paiju.variants.jiaxing.options import JiaxingOptions
+
+_HANDS = 400
+_HANDS_QUICK = 20
+
+
+def _jiaxing_player() -> Any:
+    options = JiaxingOptions()
+    bots = [RandomBot(i) for i in range(4)]
+
+    def one(seed: int) -> None:
+        # a fisher every other hand, so 钓鱼 is part of the measured work
+        hand = MahjongHand(
+            JiaxingRules(options, seed % 4 if seed % 2 else None), seed=seed, dealer=seed % 4
+        )
+        play_hand(hand, bots)
+
+    return one
+
+
+def _riichienv_player() -> Any:
+    import importlib
+
+    # riichienv ships no type information: reach it through importlib, typed as Any
+    riichienv: Any = importlib.import_module("riichienv")
+    agents_mod: Any = importlib.import_module("riichienv.agents")
+    RiichiEnv, RandomAgent = riichienv.RiichiEnv, agents_mod.RandomAgent
+    agents = [RandomAgent(i) for i in range(4)]
+
+    def one(seed: int) -> None:
+        env = RiichiEnv(game_mode=0, skip_mjai_logging=True, seed=seed)
+        obs = env.reset()
+        while not env.done():
+            obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
+
+    return one
+
+
+@register("selfplay_jiaxing")
+def _selfplay_jiaxing(repeats: int, quick: bool) -> dict[str, object]:
+    seeds = list(range(_HANDS_QUICK if quick else _HANDS))
+    ours = _jiaxing_player()
+    try:
+        theirs = _riichienv_player()
+    except ImportError as exc:
+        import sys
+
+        from paiju.bench import rate
+
+        print(f"paiju bench: selfplay_jiaxing: riichienv unavailable ({exc})", file=sys.stderr)
+        return result_line("selfplay_jiaxing", rate(ours, seeds, repeats), "riichienv", None)
+    return compare(
+        "selfplay_jiaxing",
+        ours=ours,
+        our_inputs=seeds,
+        peer="riichienv RandomAgent (riichi, 1 kyoku)",
+        theirs=theirs,
+        their_inputs=seeds,
+        repeats=repeats,
+    )
