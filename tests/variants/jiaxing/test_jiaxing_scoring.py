@@ -262,7 +262,7 @@ def test_score_win_invalid(hand: str, melds: tuple[Meld, ...], zh: str) -> None:
 def test_is_winning_agrees_with_score_win() -> None:
     hands = ["1133m2255p4477s11z", "1111m3355p4477s11z", "123m456p789s234s55z", "11122233344455m"]
     for option in ("da_qi_dui", "qi_xiao_dui", "not_allowed"):
-        opts = JiaxingOptions(quad_in_seven_pairs=option)  # type: ignore[arg-type]
+        opts = JiaxingOptions(quad_in_seven_pairs=option)
         for hand in hands:
             win = make_win(hand, str(parse_tiles(hand)[0]))
             assert is_winning(win, opts) == score_win(win, opts).valid
