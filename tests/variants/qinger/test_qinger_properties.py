@@ -141,3 +141,55 @@ def test_wins_are_zero_sum_and_respect_the_threshold(
     else:
         assert value <= 60
         assert not result.valid and result.reason_zh == "不足60分"
+
+
+# -- the calculator never fails with anything but an InputError ---------------------------
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=6,
+)
+
+
+def _paths(obj: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out = [prefix] if prefix else []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_calculator_rejects_garbage_cleanly(data: st.DataObject) -> None:
+    import copy
+    import json
+    from pathlib import Path
+
+    from paiju.calculator import InputError, score
+
+    cases = json.loads(
+        (Path(__file__).resolve().parents[2] / "data" / "qinger" / "score_cases.json").read_text(
+            encoding="utf-8"
+        )
+    )
+    case = data.draw(st.sampled_from([c for c in cases if c["exit"] != 2]))
+    obj = copy.deepcopy(case["input"])
+    # "variant" is dispatched by the shared plumbing, not by the Qing'er reader
+    path = data.draw(st.sampled_from([p for p in _paths(obj) if p != ("variant",)]))
+    target = obj
+    for key in path[:-1]:
+        target = target[key]  # type: ignore[index]
+    target[path[-1]] = data.draw(_JSON_VALUES)  # type: ignore[index]
+    try:
+        status, out = score(obj)
+    except InputError as exc:
+        assert exc.field
+    else:
+        assert status in (0, 1)
+        if status == 0:
+            assert sum(out["payments"]) == 0

@@ -90,11 +90,7 @@ def _stakes(obj: Mapping[str, Any], options: QingerOptions) -> tuple[int, int, i
     if raw is None:
         return options.stakes
     forms = list(STAKE_FORMS.values())
-    if (
-        not isinstance(raw, list)
-        or any(isinstance(x, bool) for x in raw)
-        or tuple(raw) not in forms
-    ):
+    if not isinstance(raw, list) or any(type(x) is not int for x in raw) or tuple(raw) not in forms:
         allowed = " or ".join(str(list(f)) for f in forms)
         raise InputError("stakes", f"expected {allowed}, not {raw!r}")
     return (raw[0], raw[1], raw[2])
