@@ -325,6 +325,10 @@ def test_every_option_is_documented_in_the_rule_book() -> None:
         assert f"`{f.name}`" in book, f.name
     for item_id in ITEMS:
         assert f"`{item_id}`" in book, item_id
+    for n in range(33):
+        assert f"| J{n} " in book, f"J{n}"
+    for n in range(1, 23):
+        assert f"| JA{n} " in book, f"JA{n}"
 
 
 def test_item_table() -> None:
