@@ -496,7 +496,8 @@ def _best_win(hand: QingerHand, options: QingerOptions) -> _Scored | None:
 def hand_value_before_multipliers(
     hand: QingerHand, options: QingerOptions = DEFAULT_OPTIONS
 ) -> int | None:
-    """The winner's best pre-multiplier total, or ``None`` if the hand is not complete."""
+    """The winner's pre-multiplier total in the reading that is scored (the one that
+    passes the threshold and scores most), or ``None`` if the hand is not complete."""
     if hand.winner is None:
         raise ValueError("hand_value_before_multipliers needs a winner")
     best = _best_win(hand, options)
