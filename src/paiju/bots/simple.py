@@ -43,27 +43,37 @@ class GreedyBot:
         declared = len(hand.melds[seat])
         if A.PASS in legal:
             return self._claim(hand, seat, legal, counts, declared)
-        best: tuple[int, int, float] | None = None
-        choice = legal[0]
         unseen = _unseen(hand, seat)
+        # shanten first for every candidate; ukeire (the costly part) only for the best
+        scored: list[tuple[int, int]] = []
         for action in legal:
             if action < 34:
                 counts[action] -= 1
-                sh = MAHJONG.shanten(bytes(counts), declared)
-                score = (sh, -_ukeire(counts, declared, sh, unseen), self._rng.random())
+                scored.append((MAHJONG.shanten(bytes(counts), declared), action))
                 counts[action] += 1
             elif action < 102:
                 tile = action - 34 if action < 68 else action - 68
                 take = 4 if action < 68 else 1
                 counts[tile] -= take
-                sh = MAHJONG.shanten(bytes(counts), declared + 1) - 0
+                sh = MAHJONG.shanten(bytes(counts), declared + 1)
                 counts[tile] += take
-                # a kong that keeps the shanten is worth it (kong money, replacement)
-                score = (sh, -99, 0.0)
-            else:
-                continue
-            if best is None or score < best:
-                best, choice = score, action
+                # a kong that keeps the shanten is worth it (kong money, a free draw)
+                scored.append((sh - 1, action))
+        best_sh = min(sh for sh, _ in scored)
+        top = [a for sh, a in scored if sh == best_sh]
+        kongs = [a for a in top if a >= 34]
+        if kongs:
+            return kongs[0]
+        if len(top) == 1:
+            return top[0]
+        best_key: tuple[int, float] | None = None
+        choice = top[0]
+        for action in top:
+            counts[action] -= 1
+            key = (-_ukeire(counts, declared, best_sh, unseen), self._rng.random())
+            counts[action] += 1
+            if best_key is None or key < best_key:
+                best_key, choice = key, action
         return choice
 
     def _claim(

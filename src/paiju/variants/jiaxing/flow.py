@@ -37,7 +37,7 @@ class JiaxingRules(MahjongRules):
         return max(hand.fed[seat]) < opts.feng_hu_threshold
 
     def accepts(self, hand: MahjongHand, win: MahjongWin) -> bool:
-        return scoring.score_win(win, self.options).valid
+        return scoring.is_winning(win, self.options)
 
     def kong_money(
         self, hand: MahjongHand, seat: int, meld: Meld, chain_payer: int | None
