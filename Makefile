@@ -14,12 +14,17 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	touch $(STAMP)
 
+# The main job of the moment: a Jiaxing match between greedy bots, recorded, then verified
+# by replay; and the calculator on an example hand.
 run: $(STAMP)
-	$(BIN)/paiju simulate jiaxing --games 4 --seed 1
+	mkdir -p data
+	$(BIN)/paiju simulate jiaxing --games 1 --seed 1 --bots greedy --record data/jiaxing-match.jsonl
+	$(BIN)/paiju replay data/jiaxing-match.jsonl
+	$(BIN)/paiju score examples/jiaxing-score.json
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests scripts
-	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
