@@ -121,7 +121,7 @@ class Card(IntEnum):
 
 _COPIES = tuple([4] * 27 + [3, 3, 3, 1, 1, 1, 3, 2, 1])
 assert sum(_COPIES) == DECK_SIZE
-_MELD_KIND: tuple[int, ...] = tuple([*range(27), 27, 28, 29, 27, 28, 29, -1, -1, -1])
+_MELD_KIND: tuple[int, ...] = (*range(27), 27, 28, 29, 27, 28, 29, -1, -1, -1)
 
 _SUIT_ZH = ("黑桃", "红桃", "草花")
 _SUIT_ZH_HANT = ("黑桃", "紅桃", "草花")
