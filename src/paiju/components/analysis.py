@@ -32,11 +32,11 @@ kong, takeoff…); they are not in ``counts``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import product
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 _INF = 99
 _PAIR = 1 << 16
@@ -47,7 +47,44 @@ _MUL = 1 << 20
 """Key of a profile combination: ``left * _MUL + right`` (ids stay far below this)."""
 
 Counts = bytes | Sequence[int]
-_Profile = tuple[tuple[int, ...], tuple[int, ...]]
+_Distances = tuple[tuple[int, ...], tuple[int, ...]]
+_Profile = tuple[tuple[int, ...], tuple[int, ...], tuple[int, int, int]]
+"""Distances without and with the pair per number of sets, then for seven pairs: pairs
+(a quad counting twice), kinds held at least twice, kinds held (each capped at 7)."""
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Memo(dict[_K, _V]):
+    """A dict that computes a missing value with ``fill`` and keeps it.
+
+    Plain subscripting then costs one C-level lookup on a hit, with no ``None`` test.
+    """
+
+    __slots__ = ("fill",)
+
+    def __init__(self, fill: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self.fill = fill
+
+    def __missing__(self, key: _K) -> _V:
+        value = self.fill(key)
+        self[key] = value
+        return value
+
+
+class _WrongLength(Exception):
+    """A group slice of the wrong size: the hand had the wrong number of counts."""
+
+
+def _group_key(key: object, size: int) -> bytes:
+    """``key`` if it is a group vector of ``size`` counts as ``bytes``; raise otherwise."""
+    if key.__class__ is not bytes:
+        raise TypeError("group vectors are bytes")
+    if len(key) != size:
+        raise _WrongLength
+    return key
 
 
 class Shape(IntEnum):
@@ -127,13 +164,13 @@ class _GroupTable:
         self.copies = copies
         # status: 0 = no decomposition, 1 = sets only, 2 = sets + one pair
         self.status: dict[bytes, int] = {}
-        self.code: dict[bytes, int] = {}
+        self.code: _Memo[bytes, int] = _Memo(self._fill_code)
         self.complete = False
-        """True when ``code`` holds every decomposable vector a hand can present."""
-        self.profile: dict[bytes, int] = {}
+        """True when every decomposable vector a hand can present has been generated."""
+        self.profile: _Memo[bytes, int] = _Memo(self._no_profiles)
+        """Profile id per vector; the owning analyser installs the filler (ids are its)."""
         self._decomps: dict[bytes, tuple[tuple[Block, ...], ...]] = {}
         self._completions: dict[bytes, tuple[int, ...]] = {}
-        self._dist: dict[bytes, _Profile] = {}
 
     # -- completeness -------------------------------------------------------------
     def prefill(self, max_sets: int) -> None:
@@ -185,14 +222,13 @@ class _GroupTable:
             self.status[key] = st
         return st
 
-    def code_of(self, key: bytes) -> int:
-        """The win-check code of ``key`` (see the module docstring), memoised."""
-        found = self.code.get(key)
-        if found is None:
-            st = self.get_status(key)
-            found = _BAD if st == 0 else sum(key) + (_PAIR if st == 2 else 0)
-            self.code[key] = found
-        return found
+    def _fill_code(self, key: bytes) -> int:
+        """The win-check code of ``key`` (see the module docstring)."""
+        st = self.get_status(_group_key(key, self.size))
+        return _BAD if st == 0 else sum(key) + (_PAIR if st == 2 else 0)
+
+    def _no_profiles(self, key: bytes) -> int:
+        raise AssertionError("profiles are filled by the owning HandAnalyser")
 
     def _compute_status(self, key: bytes) -> int:
         rem = sum(key) % 3
@@ -296,16 +332,9 @@ class _GroupTable:
         return found
 
     # -- shanten ------------------------------------------------------------------
-    def distances(self, key: bytes) -> _Profile:
+    def distances(self, key: bytes) -> _Distances:
         """``(no_pair, with_pair)``: for m = 0…max_sets, the fewest tiles to add so that
         the group holds m sets (and the pair), never exceeding ``copies`` of a kind."""
-        found = self._dist.get(key)
-        if found is None:
-            found = self._compute_distances(key)
-            self._dist[key] = found
-        return found
-
-    def _compute_distances(self, key: bytes) -> _Profile:
         size, copies, top = self.size, self.copies, self.max_sets
         # state: (runs started one back, runs started two back, pair used) -> costs per m
         states: dict[tuple[int, int, int], list[int]] = {(0, 0, 0): [0] + [_INF] * top}
@@ -383,18 +412,26 @@ class _Shanten(Protocol):
     ) -> int: ...
 
 
+def _seven_pairs_counts(key: bytes) -> tuple[int, int, int]:
+    pairs = sum(n // 2 for n in key)
+    doubled = sum(1 for n in key if n >= 2)
+    kinds = sum(1 for n in key if n)
+    return min(pairs, 7), min(doubled, 7), min(kinds, 7)
+
+
 class HandAnalyser:
     """Answers for one component set: which groups, how many sets make a hand.
 
-    The hot queries are plain functions bound per instance (built by ``_build_*``), so a
-    call costs no method binding and every table is a closure variable:
+    The hot queries are plain functions built per instance (``_build_*``), so a call
+    costs no method binding and every table is a closure variable:
 
     * ``is_complete_standard(counts, declared=0) -> bool``: n sets + one pair
       (n = 4 − declared for mahjong, 7 − declared for Qing'er);
     * ``is_complete(counts, declared=0, *, seven_pairs=True, quad_as_two_pairs=True)``;
     * ``shanten_standard(counts, declared=0) -> int``: exact tiles-to-swap minus one,
       −1 complete, 0 ready;
-    * ``shanten(counts, declared=0, *, seven_pairs=True, quad_as_two_pairs=True)``.
+    * ``shanten(counts, declared=0, *, seven_pairs=True, quad_as_two_pairs=True)``: the
+      lower of the standard and the seven-pairs shanten.
 
     >>> from paiju.components.notation import parse_tiles, tile_counts
     >>> c = bytes(tile_counts(parse_tiles("123m456p789s11122z"))[:34])
@@ -417,12 +454,12 @@ class HandAnalyser:
         prefill: bool = True,
     ) -> None:
         self.groups = tuple(groups)
-        self.n_kinds = sum(g.size for g in groups)
         start = 0
         for g in self.groups:
             if g.start != start:
                 raise ValueError(f"group {g} should start at kind {start}")
             start += g.size
+        self.n_kinds = start
         self.n_sets = n_sets
         self.copies = copies
         self.seven_pairs_allowed = seven_pairs and n_sets == 4
@@ -434,10 +471,14 @@ class HandAnalyser:
                 table = _GroupTable(g.size, g.runs, n_sets, copies)
                 if prefill and n_sets <= 4:
                     table.prefill(n_sets)
+                table.profile.fill = self._profile_filler(table)
                 shared[(g.size, g.runs)] = table
             self._tables.append(table)
         self._slices = tuple((g.start, g.start + g.size) for g in self.groups)
         self._parts = tuple(zip(self._tables, self._slices, strict=True))
+        # The last group's slice is open-ended, so a hand with too many counts shows up
+        # as a group vector of the wrong size (``_WrongLength``) instead of being cut.
+        self._cuts = tuple(slice(a, None if b == self.n_kinds else b) for a, b in self._slices)
         self.run_group_starts = tuple(g.start for g in self.groups if g.runs)
         # Groups that cannot form runs fail most often on a random hand (any lone honour),
         # so the win check looks at them first.
@@ -447,12 +488,12 @@ class HandAnalyser:
         self._completions: list[dict[bytes, tuple[int, ...]]] = [{} for _ in self._parts]
         self._profile_ids: dict[_Profile, int] = {}
         self._profiles: list[_Profile] = []
-        self._combined: dict[int, int] = {}
-        self._final: dict[int, tuple[int, ...]] = {}
-        self.is_complete_standard = self._build_standard_check()
-        self.is_complete = self._build_complete_check()
-        self.shanten_standard = self._build_standard_shanten()
-        self.shanten = self._build_shanten()
+        self._combined: _Memo[int, int] = _Memo(self._fill_combined)
+        self._final: _Memo[int, tuple[int, ...]] = _Memo(self._fill_final)
+        self.is_complete_standard = self._build_complete_check(standard_only=True)
+        self.is_complete = self._build_complete_check(standard_only=False)
+        self.shanten_standard = self._build_shanten(standard_only=True)
+        self.shanten = self._build_shanten(standard_only=False)
 
     # -- helpers -------------------------------------------------------------------
     def _key(self, counts: Counts) -> bytes:
@@ -470,43 +511,67 @@ class HandAnalyser:
         return key
 
     # -- completeness --------------------------------------------------------------
-    def _build_standard_check(self) -> _StandardCheck:
-        n_kinds, to_key = self.n_kinds, self._key
+    def _build_complete_check(self, *, standard_only: bool) -> Any:
+        to_key, seven = self._key, self.is_seven_pairs
+        allowed = self.seven_pairs_allowed and not standard_only
         target = _PAIR + 3 * self.n_sets + 2
-        order = [(self._tables[i], *self._slices[i]) for i in self._check_order]
-        if len(order) == 4 and all(t.complete for t, _a, _b in order):
-            (t0, a0, b0), (t1, a1, b1), (t2, a2, b2), (t3, a3, b3) = order
-            g0, g1, g2, g3 = t0.code.get, t1.code.get, t2.code.get, t3.code.get
-            bad = _BAD
+        order = [(self._tables[i].code, self._cuts[i]) for i in self._check_order]
+        retry = (TypeError, _WrongLength)
 
-            def check4(counts: Counts, declared: int = 0) -> bool:
-                key: bytes = counts if counts.__class__ is bytes else to_key(counts)
-                if len(key) != n_kinds:
-                    to_key(key)
-                c = g0(key[a0:b0], bad)
-                if c < 0:
+        if len(order) == 4:
+            (d0, s0), (d1, s1), (d2, s2), (d3, s3) = order
+
+            def complete4(
+                counts: Counts,
+                declared: int = 0,
+                *,
+                seven_pairs: bool = True,
+                quad_as_two_pairs: bool = True,
+            ) -> bool:
+                try:
+                    c = d0[counts[s0]]  # type: ignore[index]
+                    if c >= 0 and (
+                        c + d1[counts[s1]] + d2[counts[s2]] + d3[counts[s3]]  # type: ignore[index]
+                        == target - 3 * declared
+                    ):
+                        return True
+                except retry:
+                    # not bytes, or the wrong length: convert, or raise a clear error
+                    return complete4(
+                        to_key(counts),
+                        declared,
+                        seven_pairs=seven_pairs,
+                        quad_as_two_pairs=quad_as_two_pairs,
+                    )
+                # a lone or third copy rules seven pairs out: the cheap test first
+                if declared or not (seven_pairs and allowed) or 1 in counts or 3 in counts:
                     return False
-                return (
-                    c + g1(key[a1:b1], bad) + g2(key[a2:b2], bad) + g3(key[a3:b3], bad)
-                    == target - 3 * declared
-                )
+                return seven(counts, 0, quad_as_two_pairs=quad_as_two_pairs)
 
-            return check4
+            return complete4
 
-        def check(counts: Counts, declared: int = 0) -> bool:
+        def complete(
+            counts: Counts,
+            declared: int = 0,
+            *,
+            seven_pairs: bool = True,
+            quad_as_two_pairs: bool = True,
+        ) -> bool:
             key = to_key(counts)
             total = 0
-            for table, a, b in order:
-                part = key[a:b]
-                c = table.code.get(part)
-                if c is None:
-                    c = table.code_of(part)
+            for codes, cut in order:
+                c = codes[key[cut]]
                 if c < 0:
-                    return False
+                    break
                 total += c
-            return total == target - 3 * declared
+            else:
+                if total == target - 3 * declared:
+                    return True
+            if declared or not (seven_pairs and allowed) or 1 in key or 3 in key:
+                return False
+            return seven(key, 0, quad_as_two_pairs=quad_as_two_pairs)
 
-        return check
+        return complete
 
     def is_seven_pairs(
         self, counts: Counts, declared: int = 0, *, quad_as_two_pairs: bool = True
@@ -521,30 +586,6 @@ class HandAnalyser:
             return all(n in (0, 2, 4) for n in key)
         return all(n in (0, 2) for n in key)
 
-    def _build_complete_check(self) -> _CompleteCheck:
-        standard, to_key = self.is_complete_standard, self._key
-        seven = self.is_seven_pairs
-        allowed = self.seven_pairs_allowed
-
-        def check(
-            counts: Counts,
-            declared: int = 0,
-            *,
-            seven_pairs: bool = True,
-            quad_as_two_pairs: bool = True,
-        ) -> bool:
-            if standard(counts, declared):
-                return True
-            if not (seven_pairs and allowed) or declared:
-                return False
-            key: bytes = counts if counts.__class__ is bytes else to_key(counts)
-            # A lone or third copy rules seven pairs out: the cheap test first.
-            if 1 in key or 3 in key:
-                return False
-            return seven(key, 0, quad_as_two_pairs=quad_as_two_pairs)
-
-        return check
-
     # -- decompositions ------------------------------------------------------------
     def decompositions(self, counts: Counts, declared: int = 0) -> list[Decomposition]:
         """Every standard reading of a complete hand (empty if not complete)."""
@@ -552,8 +593,8 @@ class HandAnalyser:
         if not self.is_complete_standard(key, declared):
             return []
         per_group: list[list[tuple[Block, ...]]] = []
-        for table, (a, _b) in self._parts:
-            local = table.decompositions(key[a : a + table.size])
+        for table, (a, b) in self._parts:
+            local = table.decompositions(key[a:b])
             per_group.append(
                 [tuple(Block(blk.kind + a, blk.shape) for blk in d) for d in local] or [()]
             )
@@ -606,7 +647,7 @@ class HandAnalyser:
     ) -> list[int]:
         """Kinds that would complete a hand one tile short (a kind already held in all
         its copies is never a wait). Sorted by kind."""
-        key: bytes = counts if counts.__class__ is bytes else self._key(counts)
+        key = counts if counts.__class__ is bytes else self._key(counts)
         if len(key) != self.n_kinds:
             self._key(key)
         total = sum(key)
@@ -615,10 +656,7 @@ class HandAnalyser:
             codes = []
             bad = -1
             for idx, (table, (a, b)) in enumerate(self._parts):
-                part = key[a:b]
-                c = table.code.get(part)
-                if c is None:
-                    c = table.code_of(part)
+                c = table.code[key[a:b]]
                 if c < 0:
                     if bad >= 0:
                         break
@@ -629,7 +667,7 @@ class HandAnalyser:
                 pairs = sum(codes) // _PAIR
                 for idx in (bad,) if bad >= 0 else range(len(codes)):
                     table, (a, b) = self._parts[idx]
-                    part = key[a:b]
+                    part: bytes = key[a:b]
                     others = pairs - codes[idx] // _PAIR
                     # the new tile lands here: this group ends with a pair iff 3k+2 tiles
                     if others == (0 if (sum(part) + 1) % 3 == 2 else 1):
@@ -653,18 +691,23 @@ class HandAnalyser:
         return found
 
     # -- shanten -------------------------------------------------------------------
-    def _profile_of(self, table: _GroupTable, part: bytes) -> int:
-        prof = table.distances(part)
+    def _intern(self, prof: _Profile) -> int:
         pid = self._profile_ids.get(prof)
         if pid is None:
             pid = len(self._profiles)
             self._profile_ids[prof] = pid
             self._profiles.append(prof)
-        table.profile[part] = pid
         return pid
 
+    def _profile_filler(self, table: _GroupTable) -> Callable[[bytes], int]:
+        def fill(part: bytes) -> int:
+            key = _group_key(part, table.size)
+            return self._intern((*table.distances(key), _seven_pairs_counts(key)))
+
+        return fill
+
     def _combine(self, left: int, right: int) -> _Profile:
-        (a0, a1), (b0, b1) = self._profiles[left], self._profiles[right]
+        (a0, a1, sa), (b0, b1, sb) = self._profiles[left], self._profiles[right]
         top = self.n_sets
         e0 = [_INF] * (top + 1)
         e1 = [_INF] * (top + 1)
@@ -674,87 +717,97 @@ class HandAnalyser:
                 y0, y1 = b0[j], b1[j]
                 m = i + j
                 e0[m] = min(e0[m], x0 + y0)
-                e1[m] = min(e1[m], x0 + y1)
-                e1[m] = min(e1[m], x1 + y0)
-        return tuple(min(v, _INF) for v in e0), tuple(min(v, _INF) for v in e1)
+                e1[m] = min(e1[m], x0 + y1, x1 + y0)
+        pairs, doubled, kinds = (min(x + y, 7) for x, y in zip(sa, sb, strict=True))
+        return (
+            tuple(min(v, _INF) for v in e0),
+            tuple(min(v, _INF) for v in e1),
+            (pairs, doubled, kinds),
+        )
 
-    def _combined_id(self, left: int, right: int) -> int:
-        prof = self._combine(left, right)
-        pid = self._profile_ids.get(prof)
-        if pid is None:
-            pid = len(self._profiles)
-            self._profile_ids[prof] = pid
-            self._profiles.append(prof)
-        self._combined[left * _MUL + right] = pid
-        return pid
+    def _fill_combined(self, key: int) -> int:
+        return self._intern(self._combine(*divmod(key, _MUL)))
 
-    def _final_of(self, left: int, right: int) -> tuple[int, ...]:
-        found = tuple(v - 1 for v in self._combine(left, right)[1])
-        self._final[left * _MUL + right] = found
-        return found
+    def _fill_final(self, key: int) -> tuple[int, ...]:
+        """Standard shanten for 0…n_sets sets still to make, then the seven-pairs shanten
+        with and without a quad counting as two pairs."""
+        _no_pair, with_pair, (pairs, doubled, kinds) = self._combine(*divmod(key, _MUL))
+        return (
+            *(v - 1 for v in with_pair),
+            6 - pairs,
+            6 - doubled + (7 - kinds),
+        )
 
-    def _build_standard_shanten(self) -> _StandardShanten:
-        n_kinds, n_sets, to_key = self.n_kinds, self.n_sets, self._key
-        profile_of, combined_id, final_of = self._profile_of, self._combined_id, self._final_of
-        get_c, get_f = self._combined.get, self._final.get
-        parts = [(t, t.profile.get, a, b) for t, (a, b) in self._parts]
-        if len(parts) == 4:
-            (t0, p0, a0, b0), (t1, p1, a1, b1), (t2, p2, a2, b2), (t3, p3, a3, b3) = parts
+    def _build_shanten(self, *, standard_only: bool) -> Any:
+        to_key, n_sets = self._key, self.n_sets
+        allowed = self.seven_pairs_allowed and not standard_only
+        quad_at, plain_at = n_sets + 1, n_sets + 2
+        memos = [(t.profile, cut) for t, cut in zip(self._tables, self._cuts, strict=True)]
+        combined, final = self._combined, self._final
+        retry = (TypeError, _WrongLength)
 
-            def shanten4(counts: Counts, declared: int = 0) -> int:
-                key: bytes = counts if counts.__class__ is bytes else to_key(counts)
-                if len(key) != n_kinds:
-                    to_key(key)
-                if not 0 <= declared <= n_sets:
-                    raise ValueError(f"declared must be 0…{n_sets}, got {declared}")
-                k = key[a0:b0]
-                x = p0(k)
-                if x is None:
-                    x = profile_of(t0, k)
-                k = key[a1:b1]
-                y = p1(k)
-                if y is None:
-                    y = profile_of(t1, k)
-                z = get_c(x * _MUL + y)
-                if z is None:
-                    z = combined_id(x, y)
-                k = key[a2:b2]
-                y = p2(k)
-                if y is None:
-                    y = profile_of(t2, k)
-                x = get_c(z * _MUL + y)
-                if x is None:
-                    x = combined_id(z, y)
-                k = key[a3:b3]
-                y = p3(k)
-                if y is None:
-                    y = profile_of(t3, k)
-                r = get_f(x * _MUL + y)
-                if r is None:
-                    r = final_of(x, y)
-                return r[n_sets - declared]
+        def bad_declared(declared: int) -> ValueError:
+            return ValueError(f"declared must be 0…{n_sets}, got {declared}")
+
+        if len(memos) == 4:
+            (p0, s0), (p1, s1), (p2, s2), (p3, s3) = memos
+
+            def shanten4(
+                counts: Counts,
+                declared: int = 0,
+                *,
+                seven_pairs: bool = True,
+                quad_as_two_pairs: bool = True,
+            ) -> int:
+                if declared and not 0 < declared <= n_sets:
+                    raise bad_declared(declared)
+                try:
+                    row = final[
+                        combined[
+                            combined[p0[counts[s0]] * _MUL + p1[counts[s1]]] * _MUL  # type: ignore[index]
+                            + p2[counts[s2]]  # type: ignore[index]
+                        ]
+                        * _MUL
+                        + p3[counts[s3]]  # type: ignore[index]
+                    ]
+                except retry:
+                    return shanten4(
+                        to_key(counts),
+                        declared,
+                        seven_pairs=seven_pairs,
+                        quad_as_two_pairs=quad_as_two_pairs,
+                    )
+                best = row[n_sets - declared]
+                if declared == 0 and allowed and seven_pairs:
+                    other = row[quad_at] if quad_as_two_pairs else row[plain_at]
+                    if other < best:
+                        return other
+                return best
 
             return shanten4
 
-        def shanten(counts: Counts, declared: int = 0) -> int:
-            key = to_key(counts)
+        def shanten(
+            counts: Counts,
+            declared: int = 0,
+            *,
+            seven_pairs: bool = True,
+            quad_as_two_pairs: bool = True,
+        ) -> int:
             if not 0 <= declared <= n_sets:
-                raise ValueError(f"declared must be 0…{n_sets}, got {declared}")
-            ids = []
-            for table, get, a, b in parts:
-                part = key[a:b]
-                pid = get(part)
-                ids.append(profile_of(table, part) if pid is None else pid)
+                raise bad_declared(declared)
+            key = to_key(counts)
+            ids = [memo[key[cut]] for memo, cut in memos]
             acc = ids[0]
             for pid in ids[1:-1]:
-                nxt = get_c(acc * _MUL + pid)
-                acc = combined_id(acc, pid) if nxt is None else nxt
+                acc = combined[acc * _MUL + pid]
             if len(ids) == 1:
-                return self._profiles[acc][1][n_sets - declared] - 1
-            r = get_f(acc * _MUL + ids[-1])
-            if r is None:
-                r = final_of(acc, ids[-1])
-            return r[n_sets - declared]
+                acc = self._intern(((0,) + (_INF,) * n_sets, (_INF,) * (n_sets + 1), (0, 0, 0)))
+                ids.append(ids[0])
+            row = final[acc * _MUL + ids[-1]]
+            best = row[n_sets - declared]
+            if declared == 0 and allowed and seven_pairs:
+                best = min(best, row[quad_at] if quad_as_two_pairs else row[plain_at])
+            return best
 
         return shanten
 
@@ -767,36 +820,6 @@ class HandAnalyser:
         pairs = sum(1 for n in key if n >= 2)
         kinds = sum(1 for n in key if n)
         return 6 - pairs + max(0, 7 - kinds)
-
-    def _build_shanten(self) -> _Shanten:
-        standard, to_key = self.shanten_standard, self._key
-        allowed = self.seven_pairs_allowed
-
-        def shanten(
-            counts: Counts,
-            declared: int = 0,
-            *,
-            seven_pairs: bool = True,
-            quad_as_two_pairs: bool = True,
-        ) -> int:
-            best = standard(counts, declared)
-            if seven_pairs and allowed and declared == 0 and best > -1:
-                key: bytes = counts if counts.__class__ is bytes else to_key(counts)
-                # bytes.count runs in C; counts never exceed the 4 copies of a kind
-                n2, n3 = key.count(2), key.count(3)
-                n4 = key.count(4)
-                if quad_as_two_pairs:
-                    pairs = n2 + n3 + 2 * n4
-                    sp = 6 - (pairs if pairs < 7 else 7)
-                else:
-                    pairs = n2 + n3 + n4
-                    kinds = pairs + key.count(1)
-                    sp = 6 - pairs + (7 - kinds if kinds < 7 else 0)
-                if sp < best:
-                    return sp
-            return best
-
-        return shanten
 
 
 def iter_suit_vectors(size: int = 9, copies: int = 4, max_total: int = 14) -> Iterator[bytes]:
