@@ -286,3 +286,24 @@ def test_item_table() -> None:
         assert item.zh and item.zh_hant and item.en
     seeds = {s for item in ITEMS.values() for s in re.findall(r"Q\d+", item.seed)}
     assert {f"Q{n}" for n in range(10, 31)} - {"Q22", "Q24"} <= seeds
+
+
+def test_several_winners_on_one_discard_option() -> None:
+    first = player("123s456s789s123h456h789h234c55c", flowers="BJ", knocked=True)
+    second = player("JhJhJhQhQhQh123s456s789s123h456h55c", flowers="SJ")
+    discarder = player("6c")
+    hand = QingerHand(
+        0, Card.H5, (first, second, discarder), 0, WinType.DISCARD, Card.C5, 2, also_won=(1,)
+    )
+    with pytest.raises(ValueError, match="one_winner_per_discard"):
+        score_hand(hand)
+    result = score_hand(hand, QingerOptions(one_winner_per_discard=False))
+    # seat 0: 10 + 100 + 10 (单调) + 20 (文钱) = 140
+    # seat 1: two 见牌 triplets 16 → 20, 小鬼 20, 20 + 10 + 20 = 90, no 三红 (no K pair)
+    assert result.scores == (140, 90, 0)
+    assert "hu_pai" in ids(result.items[1]) and "dan_diao" in ids(result.items[1])
+    assert result.net == (50 * 2 + 140 * 2, -50 * 2 + 90, -140 * 2 - 90)
+    with pytest.raises(ValueError, match="discarder"):
+        replace(hand, also_won=(2,))
+    with pytest.raises(ValueError, match="only a discard"):
+        replace(hand, win_type=WinType.SELF_DRAW, source=None)

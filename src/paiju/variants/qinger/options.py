@@ -39,6 +39,9 @@ class QingerOptions:
     """QA11: 广告 is set aside and replaced like a joker; False keeps it as a dead card."""
     takeoff_at_deal: bool = True
     """Q6: four alike (or all five jokers) may be shown at the deal (起飞)."""
+    one_winner_per_discard: bool = True
+    """QA20: only the claimant nearest in turn order wins; False lets every claimant win
+    (``QingerHand.also_won``), each scored as a winner and settled pairwise."""
     exhausted_stock_settles: bool = True
     """QA19: with no winner the always-scored items are still settled pairwise."""
     dealer_stays_on_win: bool = True

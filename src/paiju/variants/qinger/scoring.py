@@ -173,6 +173,8 @@ class QingerHand:
     win_card: Card | None = None
     source: int | None = None
     stakes: tuple[int, int, int] = (1, 2, 3)
+    also_won: tuple[int, ...] = ()
+    """Further winners on the same discard (only with ``one_winner_per_discard`` off)."""
 
     def __post_init__(self) -> None:
         if len(self.players) != N_PLAYERS:
@@ -194,6 +196,18 @@ class QingerHand:
                 raise ValueError("a discard win needs a discarder other than the winner")
         elif self.win_type is not WinType.SELF_DRAW:
             raise ValueError("a Qing'er win is by self-draw or by discard")
+        if self.also_won:
+            if self.win_type is not WinType.DISCARD:
+                raise ValueError("only a discard can have several winners")
+            if len(set(self.winners)) != len(self.winners) or self.source in self.also_won:
+                raise ValueError("further winners are distinct seats other than the discarder")
+            for seat in self.also_won:
+                if not 0 <= seat < N_PLAYERS or not self.players[seat].concealed[self.win_card]:
+                    raise ValueError("every winner's concealed cards include the winning card")
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return () if self.winner is None else (self.winner, *self.also_won)
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,9 +439,9 @@ _WAIT_ITEMS = {Wait.SINGLE: "dan_diao", Wait.EDGE: "bian_zhang", Wait.CLOSED: "q
 _WEN_QIAN = {1: "wen_qian", 2: "liang_wen_qian", 3: "san_wen_qian", 4: "si_wen_qian"}
 
 
-def _winner_readings(hand: QingerHand) -> list[Reading]:
-    assert hand.winner is not None and hand.win_card is not None
-    player = hand.players[hand.winner]
+def _winner_readings(hand: QingerHand, seat: int) -> list[Reading]:
+    assert hand.win_card is not None
+    player = hand.players[seat]
     if player.declared > 7:
         return []
     return QINGER.readings(
@@ -436,10 +450,9 @@ def _winner_readings(hand: QingerHand) -> list[Reading]:
 
 
 def _score_reading(
-    hand: QingerHand, common: _Common, reading: Reading, options: QingerOptions
+    hand: QingerHand, seat: int, common: _Common, reading: Reading, options: QingerOptions
 ) -> _Scored:
-    assert hand.winner is not None
-    player = hand.players[hand.winner]
+    player = hand.players[seat]
     dec = reading.decomposition
     win = _Tally()
     quad_breaks = options.quad_takeoff_breaks_qing_er and bool(player.quad_takeoffs)
@@ -476,14 +489,13 @@ def _score_reading(
     return _finish(common, win, multipliers, options)
 
 
-def _best_win(hand: QingerHand, options: QingerOptions) -> _Scored | None:
+def _best_win(hand: QingerHand, seat: int, options: QingerOptions) -> _Scored | None:
     """The winner's best reading: one that passes the threshold, then the highest score."""
-    assert hand.winner is not None
-    readings = _winner_readings(hand)
+    readings = _winner_readings(hand, seat)
     if not readings:
         return None
-    common = _common(hand, hand.winner, options)
-    scored = [_score_reading(hand, common, r, options) for r in readings]
+    common = _common(hand, seat, options)
+    scored = [_score_reading(hand, seat, common, r, options) for r in readings]
     return max(
         scored,
         key=lambda s: (_passes(s.threshold_value, options), s.score, s.before_multipliers),
@@ -500,7 +512,7 @@ def hand_value_before_multipliers(
     passes the threshold and scores most), or ``None`` if the hand is not complete."""
     if hand.winner is None:
         raise ValueError("hand_value_before_multipliers needs a winner")
-    best = _best_win(hand, options)
+    best = _best_win(hand, hand.winner, options)
     return None if best is None else best.before_multipliers
 
 
@@ -508,7 +520,7 @@ def can_win(hand: QingerHand, options: QingerOptions = DEFAULT_OPTIONS) -> bool:
     """Complete (7 sets + pair) and over the threshold (QA7): may ``hand.winner`` 胡?"""
     if hand.winner is None:
         raise ValueError("can_win needs a winner")
-    best = _best_win(hand, options)
+    best = _best_win(hand, hand.winner, options)
     return best is not None and _passes(best.threshold_value, options)
 
 
@@ -538,10 +550,12 @@ def settle_pairwise(
 
 def score_hand(hand: QingerHand, options: QingerOptions = DEFAULT_OPTIONS) -> QingerResult:
     """Score every player and settle the hand (or explain why the win is not valid)."""
+    if hand.also_won and options.one_winner_per_discard:
+        raise ValueError("several winners need the option one_winner_per_discard = false")
     scored: list[_Scored] = []
     for seat in range(N_PLAYERS):
-        if seat == hand.winner:
-            best = _best_win(hand, options)
+        if seat in hand.winners:
+            best = _best_win(hand, seat, options)
             if best is None:
                 return QingerResult.invalid(
                     "未成牌（需七组加一对）", "hand is not complete (7 sets and a pair)"
