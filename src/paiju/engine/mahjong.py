@@ -3,7 +3,13 @@
 Phases: ``ACT`` (the seat to move has drawn: discard, kong, self-drawn win), ``CLAIM``
 (after a discard every other seat that has an option answers; a pure priority function
 resolves the answers), ``ROB`` (after an added kong, seats that can win on that tile
-answer), ``END``. Draws are automatic: a seat never "chooses" to draw.
+answer), ``DECLARE`` (only where the rules have a ready declaration: right after the deal
+every non-dealer whose hand is ready answers at once, declare or pass), ``END``. Draws are
+automatic: a seat never "chooses" to draw.
+
+Flowers (where the rules have them) never enter the 34-kind counts: a flower dealt or drawn
+is set aside in ``flowers[seat]`` and replaced from the wall's tail at once. Everything a
+flower-less game does not need sits behind a rules attribute, off the hot loop.
 
 The variant is a :class:`MahjongRules` object: it builds the tile set, says who may win,
 pays kong money and settles the hand. Everything here is the standard library only;
@@ -27,7 +33,8 @@ ACT = 0
 CLAIM = 1
 ROB = 2
 END = 3
-PHASE_NAMES = ("act", "claim", "rob", "end")
+DECLARE = 4
+PHASE_NAMES = ("act", "claim", "rob", "end", "declare")
 
 N_SEATS = 4
 
@@ -40,9 +47,39 @@ class MahjongRules:
     """Winners allowed on one discard (None: every seat that claims)."""
     last_tile_window: int = 0
     """Wall tiles that may still be left for a win to count as 海底 (0: the last tile)."""
+    flowers: bool = False
+    """The tile set has flowers: set aside on sight and replaced from the tail."""
+    leopard: bool = False
+    """Equal dice (豹子) double the hand: the wins carry ``leopard``."""
+    draw_streak: int = 0
+    """Drawn hands (荒庄) in a row before this one, carried by the match into each win."""
+    ready_declaration: bool = False
+    """天听: the dealer may declare ready with the first discard, the others right after
+    the deal (phase ``DECLARE``); a declared hand is locked."""
+    odd_shapes: bool = False
+    """The rules know complete hands the standard analyser does not (花胡, 风一色): the
+    engine then asks :meth:`extra_complete` and :meth:`extra_waits` as well."""
 
     def tiles(self) -> list[int]:
         return [k for k in range(34) for _ in range(4)]
+
+    def wall_break(
+        self, dice: tuple[int, int], dealer: int, n_tiles: int
+    ) -> tuple[int, dict[str, Any]]:
+        """Where the shuffled wall is broken (an offset) and what to record about it."""
+        return (sum(dice) * 2 * 17) % n_tiles, {}
+
+    def extra_complete(self, hand: MahjongHand, seat: int) -> bool:
+        """Whether ``seat``'s 14 tiles win in a way the standard analyser misses."""
+        return False
+
+    def extra_waits(self, hand: MahjongHand, seat: int, waits: list[int]) -> list[int]:
+        """``waits`` (the standard ones) plus kinds that win in the variant's odd ways."""
+        return waits
+
+    def is_ready(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
+        """Whether concealed counts ``key`` (one tile short) may be declared ready."""
+        return bool(MAHJONG.waits(key, len(hand.melds[seat])))
 
     def may_win(self, hand: MahjongHand, seat: int) -> bool:
         """Whether ``seat`` may win at all this hand (Jiaxing 封胡 says no)."""
@@ -89,11 +126,14 @@ class MahjongHand:
             self.dice = (rng.randint(1, 6), rng.randint(1, 6))
             # the break only rotates a uniformly shuffled wall: kept for the record's
             # sake and so that a physical table's dice can be entered
-            cut = (sum(self.dice) * 2 * 17) % len(tiles)
+            cut, self.break_info = rules.wall_break(self.dice, dealer, len(tiles))
             self.wall = tiles[cut:] + tiles[:cut]
         else:
             self.wall = list(wall)
             self.dice = dice or (1, 1)
+            # an arranged wall is already broken: the break is recorded, not applied
+            self.break_info = rules.wall_break(self.dice, dealer, len(self.wall))[1]
+        self.leopard = rules.leopard and self.dice[0] == self.dice[1]
         self.head = 0
         self.tail = len(self.wall)
         self.counts: list[bytearray] = [bytearray(34) for _ in range(N_SEATS)]
@@ -124,13 +164,17 @@ class MahjongHand:
         self.win_results: dict[int, Any] = {}
         self.win_info: dict[int, MahjongWin] = {}
         self.exhausted = False
+        self.ready = [False] * N_SEATS
+        """Seats that declared ready (天听): their hands are locked."""
+        self._odd = rules.odd_shapes
+        self._declare = rules.ready_declaration
         self._legal: dict[int, list[int]] = {}
         self._waits: list[list[int] | None] = [None] * N_SEATS
         self._deal()
 
     # -- setup ---------------------------------------------------------------------
     def _deal(self) -> None:
-        events = [Event("dice", self.dealer, data={"dice": list(self.dice)})]
+        events = [Event("dice", self.dealer, data={"dice": list(self.dice), **self.break_info})]
         order = [(self.dealer + i) % N_SEATS for i in range(N_SEATS)]
         wall = self.wall
         pos = 0
@@ -145,14 +189,54 @@ class MahjongHand:
         hands[self.dealer].append(wall[pos])
         pos += 1
         self.head = pos
+        flowers = self.rules.flowers
         for s in order:
             c = self.counts[s]
             for t in hands[s]:
-                c[t] += 1
+                if t < 34:
+                    c[t] += 1
             events.append(Event("deal", s, data=tuple(sorted(hands[s]))))
         self.log.extend(events)
         self.drawn = hands[self.dealer][-1]
         self.drawn_count[self.dealer] = 1
+        if flowers:
+            self._opening_flowers(order, hands)
+        if self._declare:
+            self._open_declarations()
+
+    def _opening_flowers(self, order: list[int], hands: list[list[int]]) -> None:
+        """补花 (T2): from the dealer, each seat replaces its flowers one at a time from
+        the tail until it holds none (a replacement that is a flower is replaced too),
+        then the next seat."""
+        for s in order:
+            queue = sorted(t for t in hands[s] if t >= 34)
+            while queue:
+                flower = queue.pop(0)
+                self.flowers[s].append(flower)
+                self.log.append(Event("flower", s, flower))
+                self.tail -= 1
+                tile = self.wall[self.tail]
+                self.log.append(Event("replacement_draw", s, tile))
+                if tile >= 34:
+                    queue.append(tile)
+                else:
+                    self.counts[s][tile] += 1
+                    if s == self.dealer:
+                        self.drawn = tile
+        if self.drawn >= 34:  # pragma: no cover - the loop above always replaces it
+            raise AssertionError("the dealer's last tile is a flower")
+
+    def _open_declarations(self) -> None:
+        """天听 for the non-dealers: right after the deal, before anyone acts, every seat
+        whose 13 tiles are ready answers ``ting`` (declare) or ``pass``, all at once."""
+        pending: dict[int, list[int]] = {}
+        for s in self._others(self.dealer):
+            if self.rules.is_ready(self, s, bytes(self.counts[s])):
+                pending[s] = [A.PASS, A.DECLARE]
+        if pending:
+            self.pending = pending
+            self.answers = {}
+            self.phase = DECLARE
 
     # -- queries -------------------------------------------------------------------
     @property
@@ -191,7 +275,7 @@ class MahjongHand:
             return cached
         if self.phase == ACT:
             result = self._act_actions(seat) if seat == self.current else []
-        elif self.phase in (CLAIM, ROB):
+        elif self.phase != END:
             opts = self.pending.get(seat)
             result = opts if opts is not None and seat not in self.answers else []
         else:
@@ -200,6 +284,8 @@ class MahjongHand:
         return result
 
     def _act_actions(self, seat: int) -> list[int]:
+        if self.ready[seat]:
+            return self._locked_actions(seat)
         c = self.counts[seat]
         out = [k for k in range(34) if c[k]]
         if self.drawn < 0:
@@ -214,17 +300,53 @@ class MahjongHand:
                     out.append(A.ADDED_KONG + m.tile)
         if self._can_complete(seat, bytes(c)) and self._win_allowed(seat, -1, WinType.SELF_DRAW):
             out.append(A.ZIMO)
+        if self._declare and seat == self.dealer and self.n_discards == 0 and not self.melds[seat]:
+            out.extend(self._ready_discards(seat))
         out.sort()
         return out
 
+    def _ready_discards(self, seat: int) -> list[int]:
+        """The dealer's 天听: ``ting`` + k for each discard k that leaves a ready hand."""
+        c = bytearray(self.counts[seat])
+        out = []
+        for k in range(34):
+            if c[k]:
+                c[k] -= 1
+                if self.rules.is_ready(self, seat, bytes(c)):
+                    out.append(A.TING + k)
+                c[k] += 1
+        return out
+
+    def _locked_actions(self, seat: int) -> list[int]:
+        """A declared hand may only let the drawn tile go, win, or make a concealed kong
+        of the drawn tile that leaves the waits exactly as they were."""
+        c = self.counts[seat]
+        drawn = self.drawn
+        out = [drawn]
+        declared = len(self.melds[seat])
+        if c[drawn] == 4 and self.tail > self.head:
+            before = bytearray(c)
+            before[drawn] -= 1
+            after = bytearray(c)
+            after[drawn] = 0
+            if MAHJONG.waits(bytes(before), declared) == MAHJONG.waits(bytes(after), declared + 1):
+                out.append(A.CONCEALED_KONG + drawn)
+        if self._can_complete(seat, bytes(c)) and self._win_allowed(seat, -1, WinType.SELF_DRAW):
+            out.append(A.ZIMO)
+        return out
+
     def _can_complete(self, seat: int, key: bytes) -> bool:
-        return MAHJONG.is_complete(key, len(self.melds[seat]))
+        if MAHJONG.is_complete(key, len(self.melds[seat])):
+            return True
+        return self._odd and self.rules.extra_complete(self, seat)
 
     def waits(self, seat: int) -> list[int]:
         """Kinds that complete ``seat``'s hand (cached until the hand changes)."""
         w = self._waits[seat]
         if w is None:
             w = MAHJONG.waits(bytes(self.counts[seat]), len(self.melds[seat]))
+            if self._odd:
+                w = self.rules.extra_waits(self, seat, w)
             self._waits[seat] = w
         return w
 
@@ -258,9 +380,20 @@ class MahjongHand:
             if len(self.answers) == len(self.pending):
                 if self.phase == CLAIM:
                     self._resolve_claims()
-                else:
+                elif self.phase == ROB:
                     self._resolve_rob()
+                else:
+                    self._resolve_declarations()
         return self.log[mark:]
+
+    def _resolve_declarations(self) -> None:
+        for s in self._others(self.dealer):
+            if self.answers.get(s) == A.DECLARE:
+                self.ready[s] = True
+                self.log.append(Event("ready", s))
+        self.pending = {}
+        self.answers = {}
+        self.phase = ACT
 
     def _apply_act(self, seat: int, action: int) -> None:
         c = self.counts[seat]
@@ -290,6 +423,11 @@ class MahjongHand:
                 self._complete_added_kong(seat, tile)
         elif action == A.ZIMO:
             self._win([seat], WinType.SELF_DRAW, self.drawn, -1)
+        else:
+            # ting + k: the dealer's 天听 with the first discard
+            self.ready[seat] = True
+            self.log.append(Event("ready", seat))
+            self._discard(seat, action - A.TING)
 
     def _discard(self, seat: int, tile: int) -> None:
         self.counts[seat][tile] -= 1
@@ -305,7 +443,7 @@ class MahjongHand:
             c = self.counts[s]
             n = c[tile]
             opts: list[int] = []
-            if n >= 2 and wall_left:
+            if n >= 2 and wall_left and not self.ready[s]:
                 opts.append(A.PONG)
                 if n == 3:
                     opts.append(A.KONG)
@@ -442,12 +580,37 @@ class MahjongHand:
             self.after_kong = -1
         self.current = seat
         self.phase = ACT
-        self.drawn = tile
-        self.last_draw_from_tail = from_tail
         self.drawn_count[seat] += 1
-        self.counts[seat][tile] += 1
         self._waits[seat] = None
         self.log.append(Event("draw", seat, tile))
+        if tile >= 34:
+            tile = self._replace_flowers(seat, tile)
+            if tile < 0:
+                return
+            from_tail = True
+        self.drawn = tile
+        self.last_draw_from_tail = from_tail
+        self.counts[seat][tile] += 1
+
+    def _replace_flowers(self, seat: int, tile: int) -> int:
+        """Set the drawn flower aside and replace it from the tail, again while the
+        replacement is a flower. Returns the tile kept, or -1 when the wall ran out.
+
+        A replacement keeps ``kong_chain`` as it was: a flower replacing a kong's
+        replacement still wins 杠开, a flower drawn in turn does not (its draw from the
+        front reset the chain)."""
+        flowers = self.flowers[seat]
+        while True:
+            flowers.append(tile)
+            self.log.append(Event("flower", seat, tile))
+            if self.head >= self.tail:
+                self._exhaust()
+                return -1
+            self.tail -= 1
+            tile = self.wall[self.tail]
+            self.log.append(Event("replacement_draw", seat, tile))
+            if tile < 34:
+                return tile
 
     def _exhaust(self) -> None:
         self.exhausted = True
@@ -477,11 +640,13 @@ class MahjongHand:
             source=source,
             flags=frozenset(flags),
             flowers=tuple(Tile(f) for f in self.flowers[seat]),
+            draw_streak=self.rules.draw_streak,
+            leopard=self.leopard,
             kong_chain=max(1, self.kong_chain),
         )
 
     def _flags(self, seat: int, how: WinType, source: int | None) -> list[str]:
-        flags = []
+        flags = ["ready_at_deal"] if self.ready[seat] else []
         wall_empty = self.tail - self.head <= self.rules.last_tile_window
         if how is WinType.SELF_DRAW:
             if self.last_draw_from_tail and self.kong_chain and self.drawn >= 0:
@@ -560,6 +725,10 @@ class MahjongHand:
                 "discards": " ".join(str(Tile(t)) for t in self.discards[s]),
                 "concealed_count": sum(self.counts[s]),
             }
+            if self.rules.flowers:
+                info["flowers"] = " ".join(str(Tile(f)) for f in self.flowers[s])
+            if self.ready[s]:
+                info["ready"] = True
             if s == seat or (self.phase == END and s in self.winners):
                 info["hand"] = format_tile_counts(self.counts[s])
             players.append(info)
@@ -593,6 +762,7 @@ class MahjongHand:
         new.melds = [list(m) for m in self.melds]
         new.discards = [list(d) for d in self.discards]
         new.flowers = [list(f) for f in self.flowers]
+        new.ready = list(self.ready)
         new.fed = [list(f) for f in self.fed]
         new.ledger = list(self.ledger)
         new.log = list(self.log)

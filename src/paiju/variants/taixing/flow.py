@@ -1,0 +1,182 @@
+"""Taixing's hooks into the shared mahjong engine: 144 tiles, the wall break, who may win,
+天听, settlement, and the match flow (dealer rotation, 荒庄 doubling, wind rounds).
+
+Scoring itself is :func:`paiju.variants.taixing.scoring.score_win`, the same function the
+``paiju score`` calculator calls; a win it would reject is never offered by the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.components.notation import format_tile_counts
+from paiju.engine.events import Event
+from paiju.engine.mahjong import MahjongHand, MahjongRules
+from paiju.variants.base import MahjongWin, Meld, Payment
+from paiju.variants.taixing import scoring
+from paiju.variants.taixing.options import TaixingOptions
+
+WALL_SIDE_STACKS = 18
+"""Each of the four wall sides is 18 stacks of two (4 × 36 = 144, T1)."""
+
+SEED_TABLE = {(1, 4): 1, (2, 3): 2, (3, 6): 3, (4, 5): 4}
+"""TA10 (b): the seed's dealer throws that open the opposite wall, at this stack."""
+
+HONOUR_KINDS = range(27, 34)
+
+
+def wall_break(dice: tuple[int, int], dealer: int, wall_break_rule: str) -> tuple[int, int]:
+    """(the seat whose wall side is opened, stacks counted in from its end) for ``dice``.
+
+    ``standard``: count the sum around the table from the dealer (the dealer is 1, in turn
+    order) and break at the smaller die. ``seed_table``: the seed's throws 1+4, 2+3, 3+6,
+    4+5 open the dealer's opposite at stack 1, 2, 3, 4; other throws count as standard.
+    """
+    low, high = sorted(dice)
+    if wall_break_rule == "seed_table" and (low, high) in SEED_TABLE:
+        return (dealer + 2) % 4, SEED_TABLE[(low, high)]
+    return (dealer + low + high - 1) % 4, low
+
+
+class TaixingRules(MahjongRules):
+    """One hand's rules. ``draw_streak`` is the number of 荒庄 in a row before it (T9)."""
+
+    name = "taixing"
+    flowers = True
+    leopard = True
+    odd_shapes = True
+
+    def __init__(self, options: TaixingOptions | None = None, draw_streak: int = 0) -> None:
+        self.options = options or TaixingOptions()
+        if draw_streak < 0:
+            raise ValueError(f"draw_streak must be 0 or more, not {draw_streak}")
+        self.draw_streak = draw_streak
+        self.max_winners = self.options.max_winners_per_discard
+        self.ready_declaration = self.options.tian_ting == "ready_at_deal"
+
+    def tiles(self) -> list[int]:
+        # 144: the 136 playing tiles and each of the eight flowers once
+        return [k for k in range(34) for _ in range(4)] + list(range(34, 42))
+
+    def wall_break(
+        self, dice: tuple[int, int], dealer: int, n_tiles: int
+    ) -> tuple[int, dict[str, Any]]:
+        side, stack = wall_break(dice, dealer, self.options.wall_break)
+        # the wall is a ring of four sides, seat 0's first; play starts after the break
+        cut = (side * WALL_SIDE_STACKS + stack) * 2 % n_tiles
+        info = {
+            "break": {"seat": side, "stack": stack},
+            "leopard": dice[0] == dice[1],
+            "draw_streak": self.draw_streak,
+        }
+        return cut, info
+
+    # -- who may win -----------------------------------------------------------------
+    def accepts(self, hand: MahjongHand, win: MahjongWin) -> bool:
+        return scoring.is_winning(win, self.options)
+
+    def _all_honours(self, hand: MahjongHand, seat: int) -> bool:
+        c = hand.counts[seat]
+        if any(c[:27]):
+            return False
+        return all(m.tile >= 27 for m in hand.melds[seat])
+
+    def extra_complete(self, hand: MahjongHand, seat: int) -> bool:
+        # 花胡 (T20) needs no shape; 风一色 (T19, TA12) needs none by default
+        if len(hand.flowers[seat]) == 8:
+            return True
+        return not self.options.feng_yi_se_needs_shape and self._all_honours(hand, seat)
+
+    def extra_waits(self, hand: MahjongHand, seat: int, waits: list[int]) -> list[int]:
+        if self.options.feng_yi_se_needs_shape or not self._all_honours(hand, seat):
+            return waits
+        c = hand.counts[seat]
+        # 风一色: any honour completes it, save one already held in all four copies
+        return sorted(set(waits).union(k for k in HONOUR_KINDS if c[k] < 4))
+
+    def is_ready(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
+        """天听 needs a wait that would make a legal shape lacking a suit (flowers may
+        still come, so the small-hand minimum is not asked of the declaration)."""
+        melds = hand.melds[seat]
+        waits = self._waits_of(key, melds)
+        concealed = list(key)
+        for w in waits:
+            concealed[w] += 1
+            legal = scoring.is_winning_shape(concealed, melds, (), self.options)
+            concealed[w] -= 1
+            if legal:
+                return True
+        return False
+
+    def _waits_of(self, key: bytes, melds: list[Meld]) -> list[int]:
+        from paiju.components.analysis import MAHJONG
+
+        waits = MAHJONG.waits(key, len(melds))
+        honours_only = not any(key[:27]) and all(m.tile >= 27 for m in melds)
+        if honours_only and not self.options.feng_yi_se_needs_shape:
+            waits = sorted(set(waits).union(k for k in HONOUR_KINDS if key[k] < 4))
+        return waits
+
+    # -- settlement ------------------------------------------------------------------
+    def settle(self, hand: MahjongHand) -> list[Event]:
+        events: list[Event] = []
+        if hand.exhausted:
+            # 荒庄: nobody pays; the match doubles the next hand (T9)
+            return events
+        for seat in hand.winners:
+            win = hand.win_info[seat]
+            result = scoring.score_win(win, self.options)
+            if not result.valid:  # pragma: no cover - legal_actions offers valid wins only
+                raise AssertionError(f"engine offered an invalid win: {result.reason_en}")
+            hand.win_results[seat] = result
+            events.append(
+                Event(
+                    "score",
+                    seat,
+                    data={
+                        "hand": format_tile_counts(win.concealed),
+                        "flowers": len(win.flowers),
+                        "items": [item.to_json() for item in result.items],
+                        "per_payer": result.per_payer,
+                    },
+                )
+            )
+            for p in result.payments:
+                hand.ledger.append(p)
+                events.append(Event("payment", p.payee, data=_payment_data(p)))
+        return events
+
+
+def _payment_data(p: Payment) -> dict[str, Any]:
+    return {"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason}
+
+
+class TaixingFlow:
+    """How a Taixing match runs hands (engine.match.VariantFlow).
+
+    ``carry["draw_streak"]`` counts the 荒庄 in a row: each doubles the next hand (T9) and
+    the first win resets it. The dealer keeps the deal only on their own win (T7), or on
+    a 荒庄 when ``dealer_rotates_on_draw`` is off (TA9). The match lasts ``rounds`` wind
+    rounds (东南西北, T3): a round ends when the deal has passed four times.
+    """
+
+    name = "taixing"
+    n_seats = 4
+    options_type = TaixingOptions
+
+    def new_hand(
+        self, options: TaixingOptions, *, seed: int, dealer: int, carry: dict[str, Any]
+    ) -> MahjongHand:
+        rules = TaixingRules(options, carry.get("draw_streak", 0))
+        return MahjongHand(rules, seed=seed, dealer=dealer)
+
+    def after_hand(
+        self, options: TaixingOptions, hand: MahjongHand, carry: dict[str, Any]
+    ) -> tuple[bool, dict[str, Any]]:
+        if hand.exhausted:
+            keeps = not options.dealer_rotates_on_draw
+            return keeps, {"draw_streak": carry.get("draw_streak", 0) + 1}
+        return hand.dealer in hand.winners, {"draw_streak": 0}
+
+    def match_length(self, options: TaixingOptions) -> tuple[int | None, int]:
+        return None, options.rounds
