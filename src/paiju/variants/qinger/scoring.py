@@ -184,6 +184,8 @@ class QingerHand:
         if len(self.stakes) != 3:
             raise ValueError("stakes are three multipliers (neither, one, both knocked)")
         if self.winner is None:
+            if self.also_won:
+                raise ValueError("further winners need a first winner")
             return
         if not 0 <= self.winner < N_PLAYERS:
             raise ValueError("winner must be a seat 0–2")
