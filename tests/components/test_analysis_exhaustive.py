@@ -86,7 +86,7 @@ def test_every_group_vector(size: int, runs: bool, part: int) -> None:
         status = expected_status(decomps)
         assert lazy.get_status(key) == status, key
         assert fast.get_status(key) == status, key
-        code = fast.code[key]
+        code = fast.code_of(key)
         if status:
             n_decomposable += 1
             assert code == sum(key) + (1 << 16 if status == 2 else 0)

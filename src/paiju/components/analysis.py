@@ -32,11 +32,11 @@ kong, takeoff…); they are not in ``counts``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import product
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol
 
 _INF = 99
 _PAIR = 1 << 16
@@ -51,40 +51,6 @@ _Distances = tuple[tuple[int, ...], tuple[int, ...]]
 _Profile = tuple[tuple[int, ...], tuple[int, ...], tuple[int, int, int]]
 """Distances without and with the pair per number of sets, then for seven pairs: pairs
 (a quad counting twice), kinds held at least twice, kinds held (each capped at 7)."""
-
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
-
-class _Memo(dict[_K, _V]):
-    """A dict that computes a missing value with ``fill`` and keeps it.
-
-    Plain subscripting then costs one C-level lookup on a hit, with no ``None`` test.
-    """
-
-    __slots__ = ("fill",)
-
-    def __init__(self, fill: Callable[[_K], _V]) -> None:
-        super().__init__()
-        self.fill = fill
-
-    def __missing__(self, key: _K) -> _V:
-        value = self.fill(key)
-        self[key] = value
-        return value
-
-
-class _WrongLength(Exception):
-    """A group slice of the wrong size: the hand had the wrong number of counts."""
-
-
-def _group_key(key: object, size: int) -> bytes:
-    """``key`` if it is a group vector of ``size`` counts as ``bytes``; raise otherwise."""
-    if key.__class__ is not bytes:
-        raise TypeError("group vectors are bytes")
-    if len(key) != size:
-        raise _WrongLength
-    return key
 
 
 class Shape(IntEnum):
@@ -164,11 +130,12 @@ class _GroupTable:
         self.copies = copies
         # status: 0 = no decomposition, 1 = sets only, 2 = sets + one pair
         self.status: dict[bytes, int] = {}
-        self.code: _Memo[bytes, int] = _Memo(self._fill_code)
+        self.code: dict[bytes, int] = {}
+        """Win-check code per vector seen (non-decomposable ones too, as ``_BAD``)."""
         self.complete = False
         """True when every decomposable vector a hand can present has been generated."""
-        self.profile: _Memo[bytes, int] = _Memo(self._no_profiles)
-        """Profile id per vector; the owning analyser installs the filler (ids are its)."""
+        self.profile: dict[bytes, int] = {}
+        """Shanten profile id per vector seen (ids belong to the owning analyser)."""
         self._decomps: dict[bytes, tuple[tuple[Block, ...], ...]] = {}
         self._completions: dict[bytes, tuple[int, ...]] = {}
 
@@ -222,13 +189,14 @@ class _GroupTable:
             self.status[key] = st
         return st
 
-    def _fill_code(self, key: bytes) -> int:
-        """The win-check code of ``key`` (see the module docstring)."""
-        st = self.get_status(_group_key(key, self.size))
-        return _BAD if st == 0 else sum(key) + (_PAIR if st == 2 else 0)
-
-    def _no_profiles(self, key: bytes) -> int:
-        raise AssertionError("profiles are filled by the owning HandAnalyser")
+    def code_of(self, key: bytes) -> int:
+        """The win-check code of ``key`` (see the module docstring), memoised."""
+        found = self.code.get(key)
+        if found is None:
+            st = self.get_status(key)
+            found = _BAD if st == 0 else sum(key) + (_PAIR if st == 2 else 0)
+            self.code[key] = found
+        return found
 
     def _compute_status(self, key: bytes) -> int:
         rem = sum(key) % 3
@@ -471,13 +439,12 @@ class HandAnalyser:
                 table = _GroupTable(g.size, g.runs, n_sets, copies)
                 if prefill and n_sets <= 4:
                     table.prefill(n_sets)
-                table.profile.fill = self._profile_filler(table)
                 shared[(g.size, g.runs)] = table
             self._tables.append(table)
         self._slices = tuple((g.start, g.start + g.size) for g in self.groups)
         self._parts = tuple(zip(self._tables, self._slices, strict=True))
         # The last group's slice is open-ended, so a hand with too many counts shows up
-        # as a group vector of the wrong size (``_WrongLength``) instead of being cut.
+        # as a group vector of the wrong size (absent from every table) instead of being cut.
         self._cuts = tuple(slice(a, None if b == self.n_kinds else b) for a, b in self._slices)
         self.run_group_starts = tuple(g.start for g in self.groups if g.runs)
         # Groups that cannot form runs fail most often on a random hand (any lone honour),
@@ -488,8 +455,8 @@ class HandAnalyser:
         self._completions: list[dict[bytes, tuple[int, ...]]] = [{} for _ in self._parts]
         self._profile_ids: dict[_Profile, int] = {}
         self._profiles: list[_Profile] = []
-        self._combined: _Memo[int, int] = _Memo(self._fill_combined)
-        self._final: _Memo[int, tuple[int, ...]] = _Memo(self._fill_final)
+        self._combined: dict[int, int] = {}
+        self._final: dict[int, tuple[int, ...]] = {}
         self.is_complete_standard = self._build_complete_check(standard_only=True)
         self.is_complete = self._build_complete_check(standard_only=False)
         self.shanten_standard = self._build_shanten(standard_only=True)
@@ -511,20 +478,27 @@ class HandAnalyser:
         return key
 
     # -- completeness --------------------------------------------------------------
+    def _fill_codes(self, key: bytes) -> None:
+        """Make sure every group vector of ``key`` has its win-check code."""
+        for table, cut in zip(self._tables, self._cuts, strict=True):
+            table.code_of(key[cut])
+
     def _build_complete_check(self, *, standard_only: bool) -> Any:
-        to_key, seven = self._key, self.is_seven_pairs
+        to_key, seven, fill = self._key, self.is_seven_pairs, self._fill_codes
         allowed = self.seven_pairs_allowed and not standard_only
         target = _PAIR + 3 * self.n_sets + 2
-        order = [(self._tables[i].code, self._cuts[i]) for i in self._check_order]
-        retry = (TypeError, _WrongLength)
-
+        order = [(self._tables[i], self._cuts[i]) for i in self._check_order]
+        # Plain dicts, subscripted: a hit is the cheapest lookup Python has. A miss (a group
+        # vector not seen yet, or input that is no ``bytes`` of the right length) raises,
+        # and the handler validates the input, fills the tables and tries again.
         if len(order) == 4:
-            (d0, s0), (d1, s1), (d2, s2), (d3, s3) = order
+            (d0, s0), (d1, s1), (d2, s2), (d3, s3) = ((t.code, cut) for t, cut in order)
 
+            # the flags are keyword-only in the published signature (``_CompleteCheck``);
+            # plain parameters are filled faster from their defaults on every call
             def complete4(
                 counts: Counts,
                 declared: int = 0,
-                *,
                 seven_pairs: bool = True,
                 quad_as_two_pairs: bool = True,
             ) -> bool:
@@ -535,14 +509,10 @@ class HandAnalyser:
                         == target - 3 * declared
                     ):
                         return True
-                except retry:
-                    # not bytes, or the wrong length: convert, or raise a clear error
-                    return complete4(
-                        to_key(counts),
-                        declared,
-                        seven_pairs=seven_pairs,
-                        quad_as_two_pairs=quad_as_two_pairs,
-                    )
+                except (KeyError, TypeError):
+                    key = to_key(counts)
+                    fill(key)
+                    return complete4(key, declared, seven_pairs, quad_as_two_pairs)
                 # a lone or third copy rules seven pairs out: the cheap test first
                 if declared or not (seven_pairs and allowed) or 1 in counts or 3 in counts:
                     return False
@@ -559,8 +529,8 @@ class HandAnalyser:
         ) -> bool:
             key = to_key(counts)
             total = 0
-            for codes, cut in order:
-                c = codes[key[cut]]
+            for table, cut in order:
+                c = table.code_of(key[cut])
                 if c < 0:
                     break
                 total += c
@@ -656,7 +626,7 @@ class HandAnalyser:
             codes = []
             bad = -1
             for idx, (table, (a, b)) in enumerate(self._parts):
-                c = table.code[key[a:b]]
+                c = table.code_of(key[a:b])
                 if c < 0:
                     if bad >= 0:
                         break
@@ -699,12 +669,12 @@ class HandAnalyser:
             self._profiles.append(prof)
         return pid
 
-    def _profile_filler(self, table: _GroupTable) -> Callable[[bytes], int]:
-        def fill(part: bytes) -> int:
-            key = _group_key(part, table.size)
-            return self._intern((*table.distances(key), _seven_pairs_counts(key)))
-
-        return fill
+    def _profile_id(self, table: _GroupTable, part: bytes) -> int:
+        pid = table.profile.get(part)
+        if pid is None:
+            pid = self._intern((*table.distances(part), _seven_pairs_counts(part)))
+            table.profile[part] = pid
+        return pid
 
     def _combine(self, left: int, right: int) -> _Profile:
         (a0, a1, sa), (b0, b1, sb) = self._profiles[left], self._profiles[right]
@@ -725,37 +695,61 @@ class HandAnalyser:
             (pairs, doubled, kinds),
         )
 
-    def _fill_combined(self, key: int) -> int:
-        return self._intern(self._combine(*divmod(key, _MUL)))
+    def _combined_id(self, left: int, right: int) -> int:
+        key = left * _MUL + right
+        pid = self._combined.get(key)
+        if pid is None:
+            pid = self._intern(self._combine(left, right))
+            self._combined[key] = pid
+        return pid
 
-    def _fill_final(self, key: int) -> tuple[int, ...]:
+    def _final_row(self, left: int, right: int) -> tuple[int, ...]:
         """Standard shanten for 0…n_sets sets still to make, then the seven-pairs shanten
         with and without a quad counting as two pairs."""
-        _no_pair, with_pair, (pairs, doubled, kinds) = self._combine(*divmod(key, _MUL))
-        return (
-            *(v - 1 for v in with_pair),
-            6 - pairs,
-            6 - doubled + (7 - kinds),
-        )
+        key = left * _MUL + right
+        row = self._final.get(key)
+        if row is None:
+            _no_pair, with_pair, (pairs, doubled, kinds) = self._combine(left, right)
+            row = (*(v - 1 for v in with_pair), 6 - pairs, 6 - doubled + (7 - kinds))
+            self._final[key] = row
+        return row
+
+    def _row(self, key: bytes) -> tuple[int, ...]:
+        """The final row of a validated hand, filling every table on the way."""
+        ids = [
+            self._profile_id(t, key[cut]) for t, cut in zip(self._tables, self._cuts, strict=True)
+        ]
+        if len(ids) == 1:
+            # a lone group combines with the empty hand
+            ids.insert(
+                0,
+                self._intern(
+                    ((0,) + (_INF,) * self.n_sets, (_INF,) * (self.n_sets + 1), (0, 0, 0))
+                ),
+            )
+        acc = ids[0]
+        for pid in ids[1:-1]:
+            acc = self._combined_id(acc, pid)
+        return self._final_row(acc, ids[-1])
 
     def _build_shanten(self, *, standard_only: bool) -> Any:
-        to_key, n_sets = self._key, self.n_sets
+        to_key, n_sets, row_of = self._key, self.n_sets, self._row
         allowed = self.seven_pairs_allowed and not standard_only
         quad_at, plain_at = n_sets + 1, n_sets + 2
-        memos = [(t.profile, cut) for t, cut in zip(self._tables, self._cuts, strict=True)]
-        combined, final = self._combined, self._final
-        retry = (TypeError, _WrongLength)
 
         def bad_declared(declared: int) -> ValueError:
             return ValueError(f"declared must be 0…{n_sets}, got {declared}")
 
-        if len(memos) == 4:
-            (p0, s0), (p1, s1), (p2, s2), (p3, s3) = memos
+        if len(self._tables) == 4:
+            (p0, s0), (p1, s1), (p2, s2), (p3, s3) = (
+                (t.profile, cut) for t, cut in zip(self._tables, self._cuts, strict=True)
+            )
+            combined, final = self._combined, self._final
 
+            # flags keyword-only in the published signature, plain here (see complete4)
             def shanten4(
                 counts: Counts,
                 declared: int = 0,
-                *,
                 seven_pairs: bool = True,
                 quad_as_two_pairs: bool = True,
             ) -> int:
@@ -770,13 +764,8 @@ class HandAnalyser:
                         * _MUL
                         + p3[counts[s3]]  # type: ignore[index]
                     ]
-                except retry:
-                    return shanten4(
-                        to_key(counts),
-                        declared,
-                        seven_pairs=seven_pairs,
-                        quad_as_two_pairs=quad_as_two_pairs,
-                    )
+                except (KeyError, TypeError):
+                    row = row_of(to_key(counts))
                 best = row[n_sets - declared]
                 if declared == 0 and allowed and seven_pairs:
                     other = row[quad_at] if quad_as_two_pairs else row[plain_at]
@@ -795,15 +784,7 @@ class HandAnalyser:
         ) -> int:
             if not 0 <= declared <= n_sets:
                 raise bad_declared(declared)
-            key = to_key(counts)
-            ids = [memo[key[cut]] for memo, cut in memos]
-            acc = ids[0]
-            for pid in ids[1:-1]:
-                acc = combined[acc * _MUL + pid]
-            if len(ids) == 1:
-                acc = self._intern(((0,) + (_INF,) * n_sets, (_INF,) * (n_sets + 1), (0, 0, 0)))
-                ids.append(ids[0])
-            row = final[acc * _MUL + ids[-1]]
+            row = row_of(to_key(counts))
             best = row[n_sets - declared]
             if declared == 0 and allowed and seven_pairs:
                 best = min(best, row[quad_at] if quad_as_two_pairs else row[plain_at])
