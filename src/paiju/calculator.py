@@ -47,7 +47,7 @@ def score(obj: Any) -> tuple[int, dict[str, Any]]:
         raise InputError("(top level)", "expected a JSON object")
     variant = obj.get("variant")
     _load_builtin()
-    if variant not in _SCORERS:
+    if not isinstance(variant, str) or variant not in _SCORERS:
         known = ", ".join(sorted(_SCORERS))
         raise InputError("variant", f"unknown variant {variant!r} (known: {known})")
     out = _SCORERS[variant]()(obj)
