@@ -337,3 +337,25 @@ def test_waits_are_exactly_the_completing_kinds() -> None:
             # ready on the fifth copy only: shanten counts it as one away
             MAHJONG.shanten(key) == 1 and not expected
         )
+
+
+@pytest.mark.parametrize("bad", [b"\x00" * 35, b"\x02" + b"\x00" * 32, b"", bytes(range(34))])
+def test_bad_bytes_on_the_fast_paths(bad: bytes) -> None:
+    if len(bad) == 34:
+        # right length, counts far above four: outside the contract, but no crash
+        assert MAHJONG.is_complete(bad) is False
+        return
+    for query in (MAHJONG.is_complete, MAHJONG.is_complete_standard, MAHJONG.shanten):
+        with pytest.raises(ValueError, match="expected 34 counts"):
+            query(bad)
+
+
+def test_other_sequences_are_accepted() -> None:
+    key = mahjong("123m456p789s11122z")
+    for counts in (list(key), tuple(key), bytearray(key)):
+        assert MAHJONG.is_complete(counts)
+        assert MAHJONG.is_complete_standard(counts)
+        assert MAHJONG.shanten(counts) == -1
+        assert MAHJONG.waits(counts) == []
+    hand = qinger("123456789s 123456789h JJJh 55c")
+    assert QINGER.is_complete(list(hand)) and QINGER.shanten(tuple(hand)) == -1

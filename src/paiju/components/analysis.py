@@ -13,16 +13,23 @@ What each table holds, per group vector:
   the codes of its groups add up to ``_PAIR + 3·sets + 2`` — one addition per group, no
   branching on which group holds the pair;
 * a *profile* id for shanten: the fewest tiles the group needs to hold m sets (and the
-  pair), interned so that combining two groups is one dict lookup keyed by two small ints
-  (the combined profiles are interned and memoised the same way);
+  pair), and its pair and kind counts for seven pairs, interned so that combining two
+  groups is one dict lookup keyed by two small ints (combined profiles are interned and
+  memoised the same way; the last combination gives a row with the standard shanten for
+  every number of declared sets and both seven-pairs shanten);
 * every decomposition, and the local kinds that complete it (waits), filled on demand.
 
 The decomposable vectors of a mahjong group (up to four sets and a pair) are generated at
-import (well under a tenth of a second), so the mahjong win check never misses: a vector
-absent from the table does not decompose. Everything else (profiles, Qing'er's seven-set
-groups, decompositions) is computed on the first query of that group vector and kept, so a
-table only ever holds vectors that occur; a group vector has at most 5^9 values, so the
-memory stays bounded.
+import (well under a tenth of a second). Everything else (the codes of non-decomposable
+vectors, profiles, Qing'er's seven-set groups, decompositions) is computed on the first
+query of that group vector and kept: a table only ever holds vectors that occur, and a
+group vector has at most 5^9 values, so memory stays bounded (a 9-kind group with at most
+14 tiles has 405,350 vectors, the 7 honours 43,130).
+
+The hot queries subscript plain dicts: a hit is the cheapest lookup Python has, and a miss
+raises ``KeyError`` (or ``TypeError`` for input that is not ``bytes``), whose handler
+validates the input, fills the tables and answers. The last group's slice is open-ended,
+so too many counts make a vector that no table holds rather than being silently cut.
 
 Counts are accepted as ``bytes`` (fastest: slicing yields hashable keys directly) or any
 sequence of small ints, and must not exceed the physical copies of a kind (the notation
