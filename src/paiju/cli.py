@@ -53,7 +53,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if not isinstance(overrides, dict):
             raise OptionError("--options must be a JSON object")
         options = options_from_mapping(flow.options_type, overrides)
-        n_seats = flow.n_seats
+        # a flow whose table size depends on the options (Qing'er participants) says so
+        n_seats = flow.seats(options) if hasattr(flow, "seats") else flow.n_seats
         names = args.bots.split(",")
         if len(names) == 1:
             names *= n_seats
@@ -135,10 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_score)
 
     p = sub.add_parser("simulate", help="play bot matches; optionally write their records")
-    p.add_argument("variant", help="jiaxing")
+    p.add_argument("variant", help="jiaxing or qinger")
     p.add_argument("--games", type=int, default=1, help="matches to play")
     p.add_argument("--seed", type=int, default=0, help="seed of the first match")
-    p.add_argument("--bots", default="greedy", help="one bot name or four, comma-separated")
+    p.add_argument("--bots", default="greedy", help="one bot name or one per seat, comma-separated")
     p.add_argument("--options", default="", help="rule options as a JSON object")
     p.add_argument("--record", metavar="FILE", help="write the records (JSON Lines) here")
     p.set_defaults(func=_cmd_simulate)

@@ -7,10 +7,14 @@ Both decide from ``legal_actions(seat)``, the seat's own tiles and public inform
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from paiju.components.analysis import MAHJONG
 from paiju.engine import actions as A
 from paiju.engine.mahjong import MahjongHand
+
+if TYPE_CHECKING:
+    from paiju.bots.qinger import QingerGreedyBot
 
 
 class RandomBot:
@@ -131,9 +135,16 @@ def _ukeire(counts: bytearray, declared: int, sh: int, unseen: list[int]) -> int
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
-def make_bot(name: str, seed: int = 0, variant: str = "jiaxing") -> RandomBot | GreedyBot:
-    """A bot by name for ``variant`` (the simple bots play every mahjong variant)."""
+def make_bot(
+    name: str, seed: int = 0, variant: str = "jiaxing"
+) -> RandomBot | GreedyBot | QingerGreedyBot:
+    """A bot by name for ``variant`` (the simple bots play every mahjong variant; Qing'er
+    has its own greedy bot, the random one plays any game)."""
     cls = BOTS.get(name)
     if cls is None:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    if variant == "qinger" and cls is GreedyBot:
+        from paiju.bots.qinger import QingerGreedyBot
+
+        return QingerGreedyBot(seed)
     return cls(seed)

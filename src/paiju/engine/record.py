@@ -163,9 +163,10 @@ def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
         options = options_from_mapping(flow.options_type, head.get("options") or {})
     except ValueError as exc:
         return ReplayResult(False, 1, f"header options: {exc}")
+    n_seats = flow.seats(options) if hasattr(flow, "seats") else flow.n_seats
     seats = head.get("seats")
-    if not isinstance(seats, list) or len(seats) != flow.n_seats:
-        return ReplayResult(False, 1, f"header seats must list {flow.n_seats} players")
+    if not isinstance(seats, list) or len(seats) != n_seats:
+        return ReplayResult(False, 1, f"header seats must list {n_seats} players")
 
     actions = [(i, r) for i, r in enumerate(records) if r.get("type") == "action"]
     cursor = iter(actions)
@@ -185,10 +186,10 @@ def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
             raise _Mismatch(index + 1, f"{rec.get('action')} is not legal here")
         return code
 
-    match = Match(flow, options, seed, n_seats=flow.n_seats)
+    match = Match(flow, options, seed, n_seats=n_seats)
     regenerated: list[dict[str, Any]] = []
     try:
-        record_match(match, [scripted] * flow.n_seats, list(seats), regenerated)
+        record_match(match, [scripted] * n_seats, list(seats), regenerated)
     except _Mismatch as exc:
         # an earlier regenerated line that differs is the better report
         diff = _first_diff(records[: len(regenerated)], regenerated)

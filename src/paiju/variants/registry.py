@@ -34,6 +34,7 @@ def score_loaders() -> dict[str, Callable[[], Scorer]]:
 def flows() -> dict[str, Any]:
     """Variant name → its match flow (engine.match.VariantFlow) for simulate and replay."""
     from paiju.variants.jiaxing.flow import JiaxingFlow
+    from paiju.variants.qinger.flow import QingerFlow
     from paiju.variants.taixing.flow import TaixingFlow
 
-    return {"jiaxing": JiaxingFlow(), "taixing": TaixingFlow()}
+    return {"jiaxing": JiaxingFlow(), "qinger": QingerFlow(), "taixing": TaixingFlow()}
