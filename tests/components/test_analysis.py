@@ -359,3 +359,45 @@ def test_other_sequences_are_accepted() -> None:
         assert MAHJONG.waits(counts) == []
     hand = qinger("123456789s 123456789h JJJh 55c")
     assert QINGER.is_complete(list(hand)) and QINGER.shanten(tuple(hand)) == -1
+
+
+def test_shanten_is_the_distance_to_a_complete_hand() -> None:
+    """Shanten by its recursive definition, checked one step at a time: −1 exactly on
+    complete hands; a one-short hand is one more than its best draw (a kind held four
+    times cannot be drawn); a one-over hand that is not complete is its best discard.
+    Together these pin every value down, so this is a brute force one level deep."""
+    rng = random.Random(5)
+    for i in range(1000):
+        declared = (0, 0, 1, 2)[i % 4]
+        n_tiles = 14 - 3 * declared
+        key = near_complete(rng, 14) if i % 2 else random_hand(rng, 14)
+        held = [k for k in range(34) for _ in range(key[k])]
+        trimmed = bytearray(key)
+        for k in rng.sample(held, 14 - n_tiles):
+            trimmed[k] -= 1
+        full = bytes(trimmed)
+        for shanten, complete in (
+            (MAHJONG.shanten_standard, MAHJONG.is_complete_standard),
+            (
+                lambda c, d: MAHJONG.shanten(c, d, quad_as_two_pairs=False),
+                lambda c, d: MAHJONG.is_complete(c, d, quad_as_two_pairs=False),
+            ),
+        ):
+            value = shanten(full, declared)
+            assert (value == -1) is complete(full, declared), full
+            discards = []
+            for k in range(34):
+                if full[k]:
+                    short = bytearray(full)
+                    short[k] -= 1
+                    below = shanten(bytes(short), declared)
+                    draws = []
+                    for j in range(34):
+                        if short[j] < 4:
+                            short[j] += 1
+                            draws.append(shanten(bytes(short), declared))
+                            short[j] -= 1
+                    assert below == 1 + min(draws), (bytes(short), declared)
+                    discards.append(below)
+            if value != -1:
+                assert value == min(discards), full
