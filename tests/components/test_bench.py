@@ -73,3 +73,21 @@ def test_136_format() -> None:
     counts[0] = 2
     counts[33] = 1
     assert to_136(counts) == [0, 1, 132]
+
+
+def test_missing_peer_prints_null(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import paiju.bench as bench
+
+    monkeypatch.setattr(bench, "_mahjong", lambda: "import mahjong failed: test")
+    monkeypatch.setattr(bench, "_riichienv", lambda: "import riichienv failed: test")
+    assert main(["shanten", "waits_riichienv"], repeats=1, quick=True) == 0
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert [line["name"] for line in lines] == ["shanten", "waits_riichienv"]
+    for line in lines:
+        assert line["peer"] is None and line["peer_per_s"] is None and line["ratio"] is None
+        assert line["ours_per_s"] > 0
+    assert "peer mahjong unavailable" in captured.err
+    assert "peer riichienv unavailable" in captured.err
