@@ -78,7 +78,7 @@ def test_136_format() -> None:
 def test_missing_peer_prints_null(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import paiju.bench as bench
+    from paiju import bench
 
     monkeypatch.setattr(bench, "_mahjong", lambda: "import mahjong failed: test")
     monkeypatch.setattr(bench, "_riichienv", lambda: "import riichienv failed: test")
