@@ -26,10 +26,11 @@ query of that group vector and kept: a table only ever holds vectors that occur,
 group vector has at most 5^9 values, so memory stays bounded (a 9-kind group with at most
 14 tiles has 405,350 vectors, the 7 honours 43,130).
 
-The hot queries subscript plain dicts: a hit is the cheapest lookup Python has, and a miss
-raises ``KeyError`` (or ``TypeError`` for input that is not ``bytes``), whose handler
-validates the input, fills the tables and answers. The last group's slice is open-ended,
-so too many counts make a vector that no table holds rather than being silently cut.
+The hot queries cut a hand into its group vectors with one ``struct`` unpack (which also
+checks the length) and subscript plain dicts: a hit is the cheapest lookup Python has, and
+a miss raises (``KeyError`` for a vector not seen yet; ``TypeError`` or ``struct.error``
+for input that is not a bytes-like hand of the right length), whose handler validates the
+input, fills the tables and answers.
 
 Counts are accepted as ``bytes`` (fastest: slicing yields hashable keys directly) or any
 sequence of small ints, and must not exceed the physical copies of a kind (the notation
@@ -39,6 +40,7 @@ kong, takeoff…); they are not in ``counts``.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -51,6 +53,10 @@ _PAIR = 1 << 16
 _BAD = -(1 << 40)
 """Code of a vector with no decomposition: drives any sum of codes negative."""
 _MUL = 1 << 20
+"""Key of a profile combination: ``left * _MUL + right`` (ids stay far below this)."""
+_MISS = (KeyError, TypeError, struct.error)
+"""What a hot path raises on a group vector not seen yet or on input that is not a
+bytes-like hand of the right length: the handler validates, fills the tables, retries."""
 """Key of a profile combination: ``left * _MUL + right`` (ids stay far below this)."""
 
 Counts = bytes | Sequence[int]
@@ -450,9 +456,9 @@ class HandAnalyser:
             self._tables.append(table)
         self._slices = tuple((g.start, g.start + g.size) for g in self.groups)
         self._parts = tuple(zip(self._tables, self._slices, strict=True))
-        # The last group's slice is open-ended, so a hand with too many counts shows up
-        # as a group vector of the wrong size (absent from every table) instead of being cut.
-        self._cuts = tuple(slice(a, None if b == self.n_kinds else b) for a, b in self._slices)
+        self._cuts = tuple(slice(a, b) for a, b in self._slices)
+        # one C call cuts a hand into its group vectors, and checks its length too
+        self._split = struct.Struct("".join(f"{g.size}s" for g in self.groups)).unpack
         self.run_group_starts = tuple(g.start for g in self.groups if g.runs)
         # Groups that cannot form runs fail most often on a random hand (any lone honour),
         # so the win check looks at them first.
@@ -499,7 +505,10 @@ class HandAnalyser:
         # vector not seen yet, or input that is no ``bytes`` of the right length) raises,
         # and the handler validates the input, fills the tables and tries again.
         if len(order) == 4:
-            (d0, s0), (d1, s1), (d2, s2), (d3, s3) = ((t.code, cut) for t, cut in order)
+            unpack, miss = self._split, _MISS
+            (d0, i0), (d1, i1), (d2, i2), (d3, i3) = (
+                (self._tables[i].code, i) for i in self._check_order
+            )
 
             # the flags are keyword-only in the published signature (``_CompleteCheck``);
             # plain parameters are filled faster from their defaults on every call
@@ -510,13 +519,13 @@ class HandAnalyser:
                 quad_as_two_pairs: bool = True,
             ) -> bool:
                 try:
-                    c = d0[counts[s0]]  # type: ignore[index]
+                    parts = unpack(counts)  # type: ignore[arg-type]
+                    c = d0[parts[i0]]
                     if c >= 0 and (
-                        c + d1[counts[s1]] + d2[counts[s2]] + d3[counts[s3]]  # type: ignore[index]
-                        == target - 3 * declared
+                        c + d1[parts[i1]] + d2[parts[i2]] + d3[parts[i3]] == target - 3 * declared
                     ):
                         return True
-                except (KeyError, TypeError):
+                except miss:
                     key = to_key(counts)
                     fill(key)
                     return complete4(key, declared, seven_pairs, quad_as_two_pairs)
@@ -748,10 +757,9 @@ class HandAnalyser:
             return ValueError(f"declared must be 0…{n_sets}, got {declared}")
 
         if len(self._tables) == 4:
-            (p0, s0), (p1, s1), (p2, s2), (p3, s3) = (
-                (t.profile, cut) for t, cut in zip(self._tables, self._cuts, strict=True)
-            )
+            p0, p1, p2, p3 = (t.profile for t in self._tables)
             combined, final = self._combined, self._final
+            unpack, miss = self._split, _MISS
 
             # flags keyword-only in the published signature, plain here (see complete4)
             def shanten4(
@@ -763,15 +771,11 @@ class HandAnalyser:
                 if declared and not 0 < declared <= n_sets:
                     raise bad_declared(declared)
                 try:
+                    k0, k1, k2, k3 = unpack(counts)  # type: ignore[arg-type]
                     row = final[
-                        combined[
-                            combined[p0[counts[s0]] * _MUL + p1[counts[s1]]] * _MUL  # type: ignore[index]
-                            + p2[counts[s2]]  # type: ignore[index]
-                        ]
-                        * _MUL
-                        + p3[counts[s3]]  # type: ignore[index]
+                        combined[combined[p0[k0] * _MUL + p1[k1]] * _MUL + p2[k2]] * _MUL + p3[k3]
                     ]
-                except (KeyError, TypeError):
+                except miss:
                     row = row_of(to_key(counts))
                 best = row[n_sets - declared]
                 if declared == 0 and allowed and seven_pairs:
