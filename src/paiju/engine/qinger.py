@@ -154,7 +154,7 @@ PHASE_NAMES = ("knock", "takeoff", "act", "claim", "end")
 DEALER_CARDS = 23
 OTHER_CARDS = 22
 
-_DRAW_VALUE = tuple(
+DRAW_VALUE = tuple(
     [r + 1 for _ in range(3) for r in range(9)] + [10, 11, 12, 10, 11, 12] + [15, 14, 13]
 )
 """Card order for drawing the first dealer: 1 < … < 9 < J < Q < K < 广告 < 小鬼 < 大鬼."""
@@ -245,8 +245,8 @@ class QingerHand:
             drawn = deck[pos : pos + len(contenders)]
             pos += len(contenders)
             rounds.append([[s, CARD_STR[c]] for s, c in zip(contenders, drawn, strict=True)])
-            best = max(_DRAW_VALUE[c] for c in drawn)
-            top = [s for s, c in zip(contenders, drawn, strict=True) if _DRAW_VALUE[c] == best]
+            best = max(DRAW_VALUE[c] for c in drawn)
+            top = [s for s, c in zip(contenders, drawn, strict=True) if DRAW_VALUE[c] == best]
             if len(top) == 1:
                 break
             contenders = top
