@@ -401,3 +401,11 @@ def test_shanten_is_the_distance_to_a_complete_hand() -> None:
                     discards.append(below)
             if value != -1:
                 assert value == min(discards), full
+
+
+def test_bad_declared_type_is_a_plain_error() -> None:
+    key = mahjong("123m456p789s11122z")
+    with pytest.raises(TypeError):
+        MAHJONG.is_complete(key, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        MAHJONG.shanten(key, "1")  # type: ignore[arg-type]

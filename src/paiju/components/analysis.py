@@ -491,19 +491,36 @@ class HandAnalyser:
         return key
 
     # -- completeness --------------------------------------------------------------
-    def _fill_codes(self, key: bytes) -> None:
-        """Make sure every group vector of ``key`` has its win-check code."""
-        for table, cut in zip(self._tables, self._cuts, strict=True):
-            table.code_of(key[cut])
-
     def _build_complete_check(self, *, standard_only: bool) -> Any:
-        to_key, seven, fill = self._key, self.is_seven_pairs, self._fill_codes
+        to_key, seven = self._key, self.is_seven_pairs
         allowed = self.seven_pairs_allowed and not standard_only
         target = _PAIR + 3 * self.n_sets + 2
         order = [(self._tables[i], self._cuts[i]) for i in self._check_order]
-        # Plain dicts, subscripted: a hit is the cheapest lookup Python has. A miss (a group
-        # vector not seen yet, or input that is no ``bytes`` of the right length) raises,
-        # and the handler validates the input, fills the tables and tries again.
+
+        def complete(
+            counts: Counts,
+            declared: int = 0,
+            *,
+            seven_pairs: bool = True,
+            quad_as_two_pairs: bool = True,
+        ) -> bool:
+            key = to_key(counts)
+            total = 0
+            for table, cut in order:
+                c = table.code_of(key[cut])
+                if c < 0:
+                    break
+                total += c
+            else:
+                if total == target - 3 * declared:
+                    return True
+            if declared or not (seven_pairs and allowed) or 1 in key or 3 in key:
+                return False
+            return seven(key, 0, quad_as_two_pairs=quad_as_two_pairs)
+
+        # The fast path subscripts plain dicts: a hit is the cheapest lookup Python has. A
+        # miss (a group vector not seen yet, or input that is no bytes-like hand of the
+        # right length) raises, and the generic path above answers, validating and filling.
         if len(order) == 4:
             unpack, miss = self._split, _MISS
             (d0, i0), (d1, i1), (d2, i2), (d3, i3) = (
@@ -526,36 +543,19 @@ class HandAnalyser:
                     ):
                         return True
                 except miss:
-                    key = to_key(counts)
-                    fill(key)
-                    return complete4(key, declared, seven_pairs, quad_as_two_pairs)
+                    # validates the input (or raises a clear error) and fills the tables
+                    return complete(
+                        counts,
+                        declared,
+                        seven_pairs=seven_pairs,
+                        quad_as_two_pairs=quad_as_two_pairs,
+                    )
                 # a lone or third copy rules seven pairs out: the cheap test first
                 if declared or not (seven_pairs and allowed) or 1 in counts or 3 in counts:
                     return False
                 return seven(counts, 0, quad_as_two_pairs=quad_as_two_pairs)
 
             return complete4
-
-        def complete(
-            counts: Counts,
-            declared: int = 0,
-            *,
-            seven_pairs: bool = True,
-            quad_as_two_pairs: bool = True,
-        ) -> bool:
-            key = to_key(counts)
-            total = 0
-            for table, cut in order:
-                c = table.code_of(key[cut])
-                if c < 0:
-                    break
-                total += c
-            else:
-                if total == target - 3 * declared:
-                    return True
-            if declared or not (seven_pairs and allowed) or 1 in key or 3 in key:
-                return False
-            return seven(key, 0, quad_as_two_pairs=quad_as_two_pairs)
 
         return complete
 
