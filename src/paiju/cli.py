@@ -35,13 +35,32 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return bench_main(args.only, repeats=args.repeats, quick=args.quick)
 
 
-def _cmd_simulate(args: argparse.Namespace) -> int:
-    import time
+def _bot_names(text: str, n_seats: int) -> list[str]:
+    names = [n.strip() for n in text.split(",")]
+    if len(names) == 1:
+        names *= n_seats
+    if len(names) != n_seats:
+        raise ValueError(f"--bots takes one name or {n_seats}, comma-separated")
+    from paiju.bots.strong import make_player
 
-    from paiju.bots import make_bot
-    from paiju.engine.match import Match, play_match
-    from paiju.engine.record import dump_lines, record_match
+    for name in dict.fromkeys(names):
+        make_player(name)  # an unknown name fails here, before any game starts
+    return names
+
+
+def _options(flow: object, text: str) -> dict[str, object]:
     from paiju.variants.base import OptionError, options_from_mapping
+
+    overrides = json.loads(text) if text else {}
+    if not isinstance(overrides, dict):
+        raise OptionError("--options must be a JSON object")
+    options_from_mapping(flow.options_type, overrides)  # type: ignore[attr-defined]
+    return overrides
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from paiju.simulator import simulate
+    from paiju.variants.base import OptionError
     from paiju.variants.registry import flows
 
     flow = flows().get(args.variant)
@@ -49,58 +68,87 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(f"paiju simulate: unknown variant {args.variant!r}", file=sys.stderr)
         return 2
     try:
-        overrides = json.loads(args.options) if args.options else {}
-        if not isinstance(overrides, dict):
-            raise OptionError("--options must be a JSON object")
-        options = options_from_mapping(flow.options_type, overrides)
-        # a flow whose table size depends on the options (Qing'er participants) says so
-        n_seats = flow.seats(options) if hasattr(flow, "seats") else flow.n_seats
-        names = args.bots.split(",")
-        if len(names) == 1:
-            names *= n_seats
-        if len(names) != n_seats:
-            raise ValueError(f"--bots takes one name or {n_seats}, comma-separated")
+        options = _options(flow, args.options)
+        names = _bot_names(args.bots, flow.n_seats)
+        if args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, not {args.workers}")
+        if args.games < 0:
+            raise ValueError(f"--games must not be negative, not {args.games}")
+        if args.budget is not None and args.budget <= 0:
+            raise ValueError(f"--budget must be positive, not {args.budget}")
     except (ValueError, OptionError) as exc:
         print(f"paiju simulate: {exc}", file=sys.stderr)
         return 2
-    out = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
-    hands = 0
-    wins = 0
-    totals = [0] * n_seats
-    start = time.perf_counter()
     try:
-        for game in range(args.games):
-            seed = args.seed + game
-            try:
-                players = [
-                    make_bot(n, seed * n_seats + i, args.variant) for i, n in enumerate(names)
-                ]
-            except ValueError as exc:
-                print(f"paiju simulate: {exc}", file=sys.stderr)
-                return 2
-            match = Match(flow, options, seed, n_seats=n_seats)
-            if out is not None:
-                dump_lines(record_match(match, list(players), names), out)
-            else:
-                for _ in play_match(match, list(players)):
-                    pass
-            hands += len(match.hands)
-            wins += sum(1 for h in match.hands if h.winners)
-            totals = [a + b for a, b in zip(totals, match.totals(), strict=True)]
+        out = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
+    except OSError as exc:
+        print(f"paiju simulate: cannot write {args.record}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        summary = simulate(
+            args.variant,
+            games=args.games,
+            bots=names,
+            seed=args.seed,
+            options=options,
+            workers=args.workers,
+            record=out,
+            out_dir=args.out,
+            budget=args.budget,
+            progress=not args.quiet,
+        )
+    except OSError as exc:
+        print(f"paiju simulate: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
     finally:
         if out is not None:
             out.close()
-    elapsed = time.perf_counter() - start
-    summary = {
-        "variant": args.variant,
-        "games": args.games,
-        "hands": hands,
-        "hands_with_a_win": wins,
-        "totals": totals,
-        "seconds": round(elapsed, 3),
-        "hands_per_s": round(hands / elapsed, 1) if elapsed else None,
-    }
+    summary["hands_with_a_win"] = summary["hands"] - summary["wins"]["exhaustive_draws"]
+    summary["totals"] = summary["match_totals_by_seat"]
     print(json.dumps(summary, ensure_ascii=False))
+    return 0
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from paiju.arena import arena, format_table
+    from paiju.variants.base import OptionError
+    from paiju.variants.registry import flows
+
+    flow = flows().get(args.variant)
+    if flow is None:
+        print(f"paiju arena: unknown variant {args.variant!r}", file=sys.stderr)
+        return 2
+    try:
+        options = _options(flow, args.options)
+        names = _bot_names(args.bots, flow.n_seats)
+        if args.budget is not None and args.budget <= 0:
+            raise ValueError(f"--budget must be positive, not {args.budget}")
+        report = arena(
+            args.variant,
+            names,
+            deals=args.deals,
+            seed=args.seed,
+            options=options,
+            workers=args.workers,
+            budget=args.budget,
+            progress=not args.quiet,
+        )
+    except (ValueError, OptionError) as exc:
+        print(f"paiju arena: {exc}", file=sys.stderr)
+        return 2
+    text = json.dumps(report, ensure_ascii=False)
+    if args.json == "-":
+        print(text)
+        print(format_table(report), file=sys.stderr)
+        return 0
+    print(format_table(report))
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        except OSError as exc:
+            print(f"paiju arena: cannot write {args.json}: {exc.strerror}", file=sys.stderr)
+            return 2
     return 0
 
 
@@ -124,6 +172,56 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 1
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    import secrets
+
+    try:
+        from paiju.tui.app import PlayApp
+    except ImportError as exc:
+        print(
+            f"paiju play: the terminal game needs Textual ({exc.name} is missing); "
+            "install it with: pip install 'paiju[tui]'",
+            file=sys.stderr,
+        )
+        return 2
+    from paiju.tui.session import PlaySession
+    from paiju.variants.base import OptionError, options_from_mapping
+    from paiju.variants.registry import flows
+
+    flow = flows().get(args.variant)
+    if flow is None:
+        print(
+            f"paiju play: unknown variant {args.variant!r} (playable: {', '.join(flows())})",
+            file=sys.stderr,
+        )
+        return 2
+    if args.delay < 0:
+        print("paiju play: --delay must not be negative", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    record = args.record or f"paiju-{args.variant}-{seed}.jsonl"
+    try:
+        overrides = json.loads(args.options) if args.options else {}
+        if not isinstance(overrides, dict):
+            raise OptionError("--options must be a JSON object")
+        options = options_from_mapping(flow.options_type, overrides)
+        session = PlaySession(
+            args.variant,
+            seed=seed,
+            bots=args.bots.split(","),
+            options=options,
+            record_path=record,
+        )
+    except (ValueError, OptionError) as exc:
+        print(f"paiju play: {exc}", file=sys.stderr)
+        return 2
+    app = PlayApp(session, lang=args.lang, tile_style=args.tiles, bot_delay=args.delay)
+    saved = app.run()
+    if saved:
+        print(("record saved: " if args.lang == "en" else "记录已保存：") + saved)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paiju",
@@ -142,11 +240,47 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="greedy", help="one bot name or one per seat, comma-separated")
     p.add_argument("--options", default="", help="rule options as a JSON object")
     p.add_argument("--record", metavar="FILE", help="write the records (JSON Lines) here")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
+    p.add_argument(
+        "--out", metavar="DIR", help="write summary.json, records.jsonl and PNG charts here"
+    )
+    p.add_argument("--budget", type=float, help="seconds per decision for strong bots")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("arena", help="duplicate evaluation of bots (seats rotated per deal)")
+    p.add_argument("variant", help="jiaxing, taixing, …")
+    p.add_argument("--bots", default="strong,greedy,greedy,greedy", help="one name per seat")
+    p.add_argument("--deals", type=int, default=100, help="deals (hand seeds) to replay")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deal stream")
+    p.add_argument("--options", default="", help="rule options as a JSON object")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
+    p.add_argument("--budget", type=float, help="seconds per decision for strong bots")
+    p.add_argument("--json", metavar="FILE", help="write the JSON report here ('-': stdout)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_arena)
 
     p = sub.add_parser("replay", help="verify a game record by re-running the engine")
     p.add_argument("file", help="record (JSON Lines)")
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("play", help="play against bots in the terminal (needs paiju[tui])")
+    p.add_argument("variant", help="jiaxing, taixing, …")
+    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
+    p.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
+    p.add_argument("--bots", default="greedy", help="one bot name, or one per other seat")
+    p.add_argument(
+        "--record", metavar="FILE", help="record file (default paiju-VARIANT-SEED.jsonl)"
+    )
+    p.add_argument("--options", default="", help="rule options as a JSON object")
+    p.add_argument(
+        "--tiles",
+        choices=("hanzi", "code", "glyph"),
+        default=None,
+        help="tile faces: hanzi 五万 (zh default), code 5m (en default), glyph (Unicode tiles)",
+    )
+    p.add_argument("--delay", type=float, default=0.5, help="seconds a bot pauses before it plays")
+    p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("bench", help="benchmarks against named peers (JSON lines)")
     p.add_argument("only", nargs="*", help="run only these benchmark names")

@@ -1,0 +1,183 @@
+"""Duplicate evaluation: the same deals replayed with the bots rotated through the seats.
+
+A *deal* is one hand from one seed (the wall, the dice, the dealer's seat). For each deal
+the lineup is played once per rotation: in rotation ``r`` lineup slot ``i`` sits in seat
+``(i + r) mod n``, so every bot plays every seat's tiles of every deal. The luck of the
+deal cancels out of the comparison: what is left is how the bots played.
+
+A bot's score on a deal is its mean net points per hand over the rotations (and over the
+slots, when a name appears more than once). The report gives each bot's mean over the
+deals with a 95% confidence interval (Student t over the per-deal scores, which are
+independent), and for each pair of bots the mean per-deal difference with its own
+interval (a paired comparison, tighter than the two intervals side by side): a pair is
+*significant* when that interval excludes zero.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import IO, Any
+
+from paiju.simulator import Progress, ci95_half_width, make_executor, run_ordered
+
+
+@dataclass(frozen=True)
+class DealTask:
+    """One deal to replay in every rotation (plain data: it crosses processes)."""
+
+    variant: str
+    options: dict[str, Any]
+    bots: tuple[str, ...]
+    deal_seed: int
+    dealer: int = 0
+    budget: float | None = None
+
+
+def deal_seeds(seed: int, deals: int) -> list[int]:
+    """The hand seeds of an arena run: a stream of 48-bit seeds from ``seed``."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(48) for _ in range(deals)]
+
+
+def bot_seed(deal_seed: int, rotation: int, slot: int) -> int:
+    """Each bot's own seed in one rotation of one deal (distinct, reproducible)."""
+    return (deal_seed * 131 + rotation * 17 + slot) % (1 << 62)
+
+
+def play_deal(task: DealTask) -> list[list[int]]:
+    """Play ``task``'s deal once per rotation; ``points[r][i]``: slot ``i``'s net points in
+    rotation ``r``."""
+    from paiju.bots.strong import make_player
+    from paiju.engine.match import play_hand
+    from paiju.variants.base import options_from_mapping
+    from paiju.variants.registry import flows
+
+    flow = flows()[task.variant]
+    options = options_from_mapping(flow.options_type, task.options)
+    n = len(task.bots)
+    out = []
+    for r in range(n):
+        players: list[Any] = [None] * n
+        for i, name in enumerate(task.bots):
+            players[(i + r) % n] = make_player(
+                name, bot_seed(task.deal_seed, r, i), task.variant, budget=task.budget
+            )
+        hand = flow.new_hand(options, seed=task.deal_seed, dealer=task.dealer, carry={})
+        play_hand(hand, players)
+        net = hand.net()
+        out.append([net[(i + r) % n] for i in range(n)])
+    return out
+
+
+def _interval(values: Sequence[float]) -> dict[str, Any]:
+    mean = statistics.fmean(values) if values else 0.0
+    half = ci95_half_width(values)
+    finite = half != float("inf")
+    return {
+        "mean": round(mean, 4),
+        "ci95": [round(mean - half, 4), round(mean + half, 4)] if finite else None,
+        "sd": round(statistics.stdev(values), 4) if len(values) > 1 else None,
+    }
+
+
+def summarize(bots: Sequence[str], points: Sequence[Sequence[Sequence[int]]]) -> dict[str, Any]:
+    """Per-bot means with intervals and the paired comparisons, from ``points[d][r][i]``."""
+    names = list(dict.fromkeys(bots))
+    per_deal: dict[str, list[float]] = {name: [] for name in names}
+    for deal in points:
+        for name in names:
+            slots = [i for i, b in enumerate(bots) if b == name]
+            values = [rot[i] for rot in deal for i in slots]
+            per_deal[name].append(sum(values) / len(values))
+    table = []
+    for name in names:
+        row: dict[str, Any] = {"bot": name, "seats": sum(1 for b in bots if b == name)}
+        row.update(_interval(per_deal[name]))
+        table.append(row)
+    pairs = []
+    for a_i, a in enumerate(names):
+        for b in names[a_i + 1 :]:
+            diffs = [x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)]
+            pair: dict[str, Any] = {"a": a, "b": b, **_interval(diffs)}
+            ci = pair["ci95"]
+            pair["significant"] = ci is not None and (ci[0] > 0 or ci[1] < 0)
+            pair["better"] = (a if pair["mean"] > 0 else b) if pair["significant"] else None
+            pairs.append(pair)
+    return {"bots": table, "pairs": pairs}
+
+
+def arena(
+    variant: str,
+    bots: Sequence[str],
+    *,
+    deals: int,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    workers: int = 1,
+    executor: Executor | None = None,
+    budget: float | None = None,
+    progress: bool = True,
+    log: IO[str] | None = None,
+) -> dict[str, Any]:
+    """Run the duplicate evaluation and return its report (plain JSON data)."""
+    from paiju.variants.registry import flows
+
+    flow = flows().get(variant)
+    if flow is None:
+        raise ValueError(f"unknown variant {variant!r} (known: {', '.join(flows())})")
+    if len(bots) != flow.n_seats:
+        raise ValueError(f"{variant} needs {flow.n_seats} bots, got {len(bots)}")
+    if deals < 2:
+        raise ValueError(f"--deals must be at least 2 for an interval, not {deals}")
+    seeds = deal_seeds(seed, deals)
+    tasks = [DealTask(variant, dict(options or {}), tuple(bots), s, 0, budget) for s in seeds]
+    own = executor is None
+    pool = executor if executor is not None else make_executor(workers)
+    bar = (
+        Progress(deals, f"arena {variant}", unit="deals", stream=log or sys.stderr)
+        if progress
+        else None
+    )
+    start = time.perf_counter()
+    try:
+        points = run_ordered(pool, play_deal, tasks, bar)
+    finally:
+        if own:
+            pool.shutdown(cancel_futures=True)
+    elapsed = time.perf_counter() - start
+    report = {
+        "variant": variant,
+        "lineup": list(bots),
+        "deals": deals,
+        "hands": deals * len(bots),
+        "seed": seed,
+        "budget": budget,
+        "seconds": round(elapsed, 3),
+    }
+    report.update(summarize(bots, points))
+    return report
+
+
+def format_table(report: dict[str, Any]) -> str:
+    """The report as a readable table (points per hand, 95% confidence intervals)."""
+    lines = [
+        f"{report['variant']}: {report['deals']} deals x {len(report['lineup'])} rotations "
+        f"= {report['hands']} hands, lineup {','.join(report['lineup'])}, seed {report['seed']}",
+        f"{'bot':<10} {'seats':>5} {'mean/hand':>10}   95% CI",
+    ]
+    for row in report["bots"]:
+        ci = row["ci95"]
+        ci_text = f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "n/a"
+        lines.append(f"{row['bot']:<10} {row['seats']:>5} {row['mean']:>+10.3f}   {ci_text}")
+    for row in report["pairs"]:
+        ci = row["ci95"]
+        ci_text = f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "n/a"
+        verdict = f"{row['better']} better (95%)" if row["significant"] else "not significant"
+        lines.append(f"{row['a']} - {row['b']}: {row['mean']:+.3f} {ci_text}  {verdict}")
+    return "\n".join(lines)
