@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -48,6 +49,16 @@ def _bot_names(text: str, n_seats: int) -> list[str]:
     return names
 
 
+def _seats(flow: Any, overrides: dict[str, object]) -> int:
+    """Seats at the table; a flow whose count depends on the options (Qing'er
+    ``participants``) says so through ``seats(options)``."""
+    if not hasattr(flow, "seats"):
+        return int(flow.n_seats)
+    from paiju.variants.base import options_from_mapping
+
+    return int(flow.seats(options_from_mapping(flow.options_type, overrides)))
+
+
 def _options(flow: object, text: str) -> dict[str, object]:
     from paiju.variants.base import OptionError, options_from_mapping
 
@@ -69,7 +80,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         options = _options(flow, args.options)
-        names = _bot_names(args.bots, flow.n_seats)
+        names = _bot_names(args.bots, _seats(flow, options))
         if args.workers < 1:
             raise ValueError(f"--workers must be at least 1, not {args.workers}")
         if args.games < 0:
@@ -120,7 +131,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         return 2
     try:
         options = _options(flow, args.options)
-        names = _bot_names(args.bots, flow.n_seats)
+        names = _bot_names(args.bots, _seats(flow, options))
         if args.budget is not None and args.budget <= 0:
             raise ValueError(f"--budget must be positive, not {args.budget}")
         report = arena(

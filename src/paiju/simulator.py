@@ -202,8 +202,10 @@ def play_game(task: GameTask) -> GameResult:
 
     flow = flows()[task.variant]
     options = options_from_mapping(flow.options_type, task.options)
-    players = game_players(task, flow.n_seats)
-    match = Match(flow, options, task.seed, n_seats=flow.n_seats)
+    # Qing'er's table size depends on its options (participants = 4)
+    n_seats = flow.seats(options) if hasattr(flow, "seats") else flow.n_seats
+    players = game_players(task, n_seats)
+    match = Match(flow, options, task.seed, n_seats=n_seats)
     lines: list[dict[str, Any]] | None = [] if task.record else None
     writer = RecordWriter(lines.append) if lines is not None else None
     if lines is not None:
