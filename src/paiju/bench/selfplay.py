@@ -76,3 +76,33 @@ def _selfplay_jiaxing(repeats: int, quick: bool) -> dict[str, object]:
         their_inputs=seeds,
         repeats=repeats,
     )
+
+
+def _qinger_player() -> Any:
+    from paiju.engine.qinger import QingerHand
+    from paiju.variants.qinger.options import QingerOptions
+
+    options = QingerOptions()
+    bots = [RandomBot(i) for i in range(3)]
+
+    def one(seed: int) -> None:
+        # the whole hand: knock round (and any redeal), 补花, 起飞, play, everyone scored
+        hand = QingerHand(options, seed=seed, dealer=seed % 3)
+        play_hand(hand, bots)
+
+    return one
+
+
+@register("selfplay_qinger")
+def _selfplay_qinger(repeats: int, quick: bool) -> dict[str, object]:
+    # no public engine plays Qing'er: the peer is this run's Jiaxing figure, same bots
+    seeds = list(range(_HANDS_QUICK if quick else _HANDS))
+    return compare(
+        "selfplay_qinger",
+        ours=_qinger_player(),
+        our_inputs=seeds,
+        peer="paiju selfplay_jiaxing (random bots, same run)",
+        theirs=_jiaxing_player(),
+        their_inputs=seeds,
+        repeats=repeats,
+    )
