@@ -526,6 +526,12 @@ class HandAnalyser:
             (d0, i0), (d1, i1), (d2, i2), (d3, i3) = (
                 (self._tables[i].code, i) for i in self._check_order
             )
+            # The first group is looked at alone, so that most random hands are turned
+            # down after one slice. If it is the last group its slice is open-ended: a hand
+            # with too many or too few counts then gives a vector no table holds.
+            first, n_kinds = self._slices[i0], self.n_kinds
+            last = first[1] == n_kinds
+            cut = slice(first[0], None if last else first[1])
 
             # the flags are keyword-only in the published signature (``_CompleteCheck``);
             # plain parameters are filled faster from their defaults on every call
@@ -536,12 +542,16 @@ class HandAnalyser:
                 quad_as_two_pairs: bool = True,
             ) -> bool:
                 try:
-                    parts = unpack(counts)  # type: ignore[arg-type]
-                    c = d0[parts[i0]]
-                    if c >= 0 and (
-                        c + d1[parts[i1]] + d2[parts[i2]] + d3[parts[i3]] == target - 3 * declared
-                    ):
-                        return True
+                    c = d0[counts[cut]]  # type: ignore[index]
+                    if c >= 0:
+                        parts = unpack(counts)  # type: ignore[arg-type]
+                        if (
+                            c + d1[parts[i1]] + d2[parts[i2]] + d3[parts[i3]]
+                            == target - 3 * declared
+                        ):
+                            return True
+                    elif not last and len(counts) != n_kinds:
+                        to_key(counts)
                 except miss:
                     # validates the input (or raises a clear error) and fills the tables
                     return complete(
