@@ -1,0 +1,263 @@
+"""One match driven decision by decision, producing the record lines as it goes.
+
+:func:`paiju.engine.match.play_hand` pulls decisions from players; a server is pushed them by
+sockets and bots at any moment, so :class:`GameSession` inverts that loop. It emits exactly
+the lines :func:`paiju.engine.record.record_match` would (through the same
+:class:`~paiju.engine.record.RecordWriter`), which is what lets ``paiju replay`` verify a
+stored game and lets a restarted server rebuild a table from its header and decisions.
+
+Simultaneous answers (a claim window with several claimants) arrive in any order, but the
+record (and so replay) wants them in ``to_act()`` order. An answer that arrives early is held
+back and applied once every seat before it in that order has answered; the engine produces
+no events before the last answer anyway, so nobody can tell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from paiju.engine.errors import IllegalActionError, InvalidActionError
+from paiju.engine.events import Event, for_seat
+from paiju.engine.match import Hand, HandSummary, Match
+from paiju.engine.record import RecordWriter, header
+from paiju.variants.base import options_from_mapping
+
+
+class ResumeError(ValueError):
+    """Stored lines that the engine does not reproduce (a foreign or damaged log)."""
+
+
+@dataclass
+class Step:
+    """What one call changed: record lines (for storage) and engine events (for players)."""
+
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    hand_started: bool = False
+    hand_ended: HandSummary | None = None
+    match_ended: bool = False
+
+
+class GameSession:
+    """A match plus its record, advanced by :meth:`act`, :meth:`start_hand`, :meth:`end_hand`."""
+
+    def __init__(self, flow: Any, options: Any, seed: int, seats: list[str]) -> None:
+        self.flow = flow
+        self.options = options
+        self.n_seats: int = flow.n_seats
+        self.match = Match(flow, options, seed, n_seats=self.n_seats)
+        self.lines: list[dict[str, Any]] = [header(self.match, list(seats))]
+        self.hand: Hand | None = None
+        self.held: dict[int, int] = {}
+        """Answers received ahead of their turn in a multi-seat window (seat → code)."""
+        self.turn = 0
+        """Counts every change of what may be done; a client may quote it to avoid
+        acting on a state it has not seen."""
+        self.finished = False
+        self._step = Step()
+        self._writer = RecordWriter(self._sink)
+
+    # -- record plumbing -----------------------------------------------------------
+    def _sink(self, line: dict[str, Any]) -> None:
+        self.lines.append(line)
+        self._step.lines.append(line)
+
+    def _emit(self, item: Any) -> None:
+        if isinstance(item, Event):
+            self._step.events.append(item)
+        self._writer(item)
+
+    def _take(self) -> Step:
+        step, self._step = self._step, Step()
+        return step
+
+    # -- driving -------------------------------------------------------------------
+    @property
+    def hand_over(self) -> bool:
+        return self.hand is not None and self.hand.is_over
+
+    @property
+    def between_hands(self) -> bool:
+        """The last hand is settled and the next one not dealt yet."""
+        return not self.finished and (self.hand is None or self.hand_over)
+
+    def start_hand(self) -> Step:
+        if not self.between_hands:
+            raise IllegalActionError("a hand is in progress")
+        if self.hand is not None and self.hand.is_over:
+            raise IllegalActionError("the last hand has not been ended")
+        hand = self.match.new_hand()
+        self.hand = hand
+        self.held = {}
+        self._emit(("hand", len(self.match.hands), hand))
+        for ev in hand.log:
+            self._emit(ev)
+        self.turn += 1
+        step = self._take()
+        step.hand_started = True
+        return step
+
+    def end_hand(self) -> Step:
+        """Settle a finished hand into the match; ends the match after its last hand."""
+        hand = self.hand
+        if hand is None or not hand.is_over:
+            raise IllegalActionError("no finished hand to end")
+        summary = self.match.finish_hand(hand)
+        self.hand = None
+        self._emit(("hand_end", summary))
+        if self.match.is_over():
+            self.finished = True
+            self._sink(
+                {
+                    "type": "match_end",
+                    "totals": self.match.totals(),
+                    "hands": len(self.match.hands),
+                }
+            )
+        self.turn += 1
+        step = self._take()
+        step.hand_ended = summary
+        step.match_ended = self.finished
+        return step
+
+    def to_act(self) -> list[int]:
+        """Seats whose answer is still awaited (answers held back do not count)."""
+        if self.hand is None or self.hand.is_over:
+            return []
+        return [s for s in self.hand.to_act() if s not in self.held]
+
+    def legal(self, seat: int) -> list[int]:
+        if self.hand is None or self.hand.is_over or seat in self.held:
+            return []
+        return self.hand.legal_actions(seat)
+
+    def parse(self, text: str) -> int:
+        if self.hand is None:
+            raise IllegalActionError("no hand is being played")
+        return self.hand.parse_action(text)
+
+    def act(self, seat: int, code: int) -> Step:
+        """Apply ``seat``'s decision; raises an engine error (nothing changes) if not legal."""
+        hand = self.hand
+        if hand is None or hand.is_over:
+            raise IllegalActionError("no hand is being played")
+        if seat in self.held:
+            raise IllegalActionError(f"seat {seat} has already answered")
+        waiting = hand.to_act()
+        if seat not in waiting:
+            raise IllegalActionError(f"seat {seat} has nothing to decide now")
+        if code not in hand.legal_actions(seat):
+            raise IllegalActionError(f"{hand.action_str(code)} is not legal for seat {seat} now")
+        self.held[seat] = code
+        # apply in to_act order: the record (and replay) expects that order
+        while self.held and not hand.is_over:
+            first = hand.to_act()[0]
+            if first not in self.held:
+                break
+            answer = self.held.pop(first)
+            events = hand.apply(answer, first)
+            self._emit(("action", first, hand.action_str(answer)))
+            for ev in events:
+                self._emit(ev)
+        if hand.is_over:
+            self.held = {}
+        self.turn += 1
+        return self._take()
+
+    # -- what a seat may see -------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The engine's view for ``seat`` (None: spectator), or a between-hands stub."""
+        hand = self.hand
+        if hand is None:
+            return {"phase": "between_hands" if not self.finished else "finished"}
+        view_fn = getattr(hand, "view", None)
+        if view_fn is None:
+            raise TypeError(f"{type(hand).__name__} has no view(seat)")
+        out: dict[str, Any] = view_fn(seat)
+        if seat is not None and "legal_actions" in out and seat in self.held:
+            out["legal_actions"] = []
+        return out
+
+    def match_state(self) -> dict[str, Any]:
+        """Public match progress: hands played, totals and the ledger by hand."""
+        return {
+            "hands_played": len(self.match.hands),
+            "dealer": self.match.dealer,
+            "round_wind": self.match.round_wind,
+            "totals": self.match.totals(),
+            "ledger": [
+                {
+                    "hand": index,
+                    "payer": p.payer,
+                    "payee": p.payee,
+                    "amount": p.amount,
+                    "reason": p.reason,
+                }
+                for index, p in self.match.ledger
+            ],
+            "hands": [
+                {
+                    "index": h.index,
+                    "dealer": h.dealer,
+                    "winners": h.winners,
+                    "self_drawn": h.self_drawn,
+                    "exhausted": h.exhausted,
+                    "net": h.net,
+                }
+                for h in self.match.hands
+            ],
+        }
+
+    # -- rebuilding ------------------------------------------------------------------
+    @classmethod
+    def resume(cls, lines: list[dict[str, Any]]) -> GameSession:
+        """Rebuild a session from stored record lines by re-running the engine.
+
+        Every stored line must match what the engine regenerates; the stored log may stop
+        short of the regenerated one (lines not yet flushed when a server stopped), and the
+        missing tail is in ``session.lines`` afterwards. The last hand is left as it was: in
+        progress, or finished but not yet ended, or (after ``hand_end``) not yet dealt.
+        """
+        from paiju.variants.registry import flows
+
+        if not lines:
+            raise ResumeError("no header")
+        head = lines[0]
+        flow = flows().get(head.get("variant"))  # type: ignore[arg-type]
+        if flow is None:
+            raise ResumeError(f"unknown variant {head.get('variant')!r}")
+        try:
+            options = options_from_mapping(flow.options_type, head.get("options") or {})
+        except ValueError as exc:
+            raise ResumeError(f"header options: {exc}") from None
+        seed = head.get("seed")
+        if not isinstance(seed, int):
+            raise ResumeError("header seed must be an integer")
+        session = cls(flow, options, seed, list(head.get("seats") or []))
+        if session.lines[0] != head:
+            raise ResumeError("header differs from what this engine writes")
+        for number, line in enumerate(lines[1:], start=2):
+            kind = line.get("type")
+            if kind == "hand":
+                session.start_hand()
+            elif kind == "hand_end":
+                session.end_hand()
+            elif kind == "action":
+                seat = line.get("seat")
+                try:
+                    code = session.parse(str(line.get("action")))
+                    if not isinstance(seat, int):
+                        raise IllegalActionError("no seat")
+                    session.act(seat, code)
+                except (IllegalActionError, InvalidActionError) as exc:
+                    raise ResumeError(f"line {number}: {exc}") from None
+            if len(session.lines) < number:
+                raise ResumeError(f"line {number}: the engine produced nothing here")
+            if session.lines[number - 1] != line:
+                raise ResumeError(f"line {number} differs from what the engine produces")
+        return session
+
+
+def events_for(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    return [for_seat(ev, seat) for ev in events]

@@ -1,0 +1,146 @@
+"""The websocket protocol: client messages as pydantic models, server messages as builders.
+
+Every client message is one JSON object with a ``type`` (the discriminator) and an optional
+``v`` (the protocol version; only :data:`PROTOCOL_VERSION` is accepted). Unknown fields are
+rejected, so a typo is an error rather than silently ignored. docs/protocol.md is the
+reference for both directions.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 8192
+ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+ROOM_CODE_LENGTH = 6
+
+Name = Annotated[str, Field(max_length=24, pattern=r"^[^\x00-\x1f<>]*$")]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    v: Literal[1] = 1
+
+
+class SeatChoice(BaseModel):
+    """Who sits in a seat: a person (who takes it with ``take_seat``) or a bot of a level."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["person", "bot"]
+    level: str = Field(default="greedy", max_length=16)
+
+
+class TimerSettings(BaseModel):
+    """Seconds per decision (turn / claim window) and each person's extra time bank."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    turn_seconds: float = Field(default=20.0, ge=1, le=600)
+    claim_seconds: float = Field(default=8.0, ge=1, le=600)
+    bank_seconds: float = Field(default=60.0, ge=0, le=3600)
+
+
+class CreateRoom(_Message):
+    type: Literal["create_room"]
+    variant: str = Field(max_length=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatChoice] | None = Field(default=None, max_length=8)
+    """One entry per seat; default: seat 0 a person, the others greedy bots."""
+    timers: TimerSettings = TimerSettings()
+
+
+class Join(_Message):
+    """Watch a room (as a spectator until ``take_seat``)."""
+
+    type: Literal["join"]
+    code: str = Field(min_length=ROOM_CODE_LENGTH, max_length=ROOM_CODE_LENGTH)
+
+
+class TakeSeat(_Message):
+    type: Literal["take_seat"]
+    seat: int = Field(ge=0, le=7)
+    name: Name = ""
+
+
+class SetSeat(_Message):
+    """Host only, before the game starts: make a seat a person's or a bot's."""
+
+    type: Literal["set_seat"]
+    seat: int = Field(ge=0, le=7)
+    kind: Literal["person", "bot"]
+    level: str = Field(default="greedy", max_length=16)
+
+
+class Start(_Message):
+    """Host only: start now; person seats nobody took are given to bots."""
+
+    type: Literal["start"]
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: str = Field(min_length=1, max_length=16)
+    turn: int | None = Field(default=None, ge=0)
+    """The ``turn`` of the state the client acts on; a stale one is refused."""
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+    t: float | None = None
+
+
+class Reconnect(_Message):
+    type: Literal["reconnect"]
+    token: str = Field(min_length=8, max_length=64)
+
+
+class Leave(_Message):
+    """Give the seat to a bot for now; ``reconnect`` with the token takes it back."""
+
+    type: Literal["leave"]
+
+
+ClientMessage = Annotated[
+    CreateRoom | Join | TakeSeat | SetSeat | Start | Act | Ping | Reconnect | Leave,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGE = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(Exception):
+    """A message refused; ``code`` is machine-readable, the message is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_client_message(raw: str | bytes) -> Any:
+    """Decode and validate one client message; raises :class:`ProtocolError`."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        return CLIENT_MESSAGE.validate_json(raw)
+    except ValidationError as exc:
+        raise ProtocolError("bad_message", _describe(exc)) from None
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors(include_url=False)[:3]:
+        where = ".".join(str(p) for p in err["loc"]) or "message"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **extra}
+
+
+def client_schema() -> dict[str, Any]:
+    """JSON Schema of every client message (for generating client types)."""
+    schema: dict[str, Any] = CLIENT_MESSAGE.json_schema()
+    return schema
