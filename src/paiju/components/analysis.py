@@ -20,7 +20,7 @@ What each table holds, per group vector:
 * every decomposition, and the local kinds that complete it (waits), filled on demand.
 
 The decomposable vectors of a mahjong group (up to four sets and a pair) are generated at
-import (well under a tenth of a second). Everything else (the codes of non-decomposable
+import (about 50 ms on an idle core). Everything else (the codes of non-decomposable
 vectors, profiles, Qing'er's seven-set groups, decompositions) is computed on the first
 query of that group vector and kept: a table only ever holds vectors that occur, and a
 group vector has at most 5^9 values, so memory stays bounded (a 9-kind group with at most
