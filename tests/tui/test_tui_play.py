@@ -1,0 +1,280 @@
+"""``paiju play`` through Textual's pilot: a person plays Jiaxing hands against bots.
+
+The bots act with no delay, so every key press settles synchronously: the tests are
+deterministic and never sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+
+from rich.console import Console
+from textual.pilot import Pilot
+
+from paiju.components.notation import parse_tiles
+from paiju.engine.record import parse_lines, replay
+from paiju.tui.app import SLOT_KEYS, PlayApp, ResultScreen, action_group
+from paiju.tui.session import PlaySession
+
+SEED = 1
+"""A match whose first hand offers the person a pong and is won by a bot."""
+
+
+def make_app(tmp_path: Path, lang: str = "zh", seed: int = SEED) -> PlayApp:
+    session = PlaySession("jiaxing", seed=seed, record_path=str(tmp_path / "game.jsonl"))
+    return PlayApp(session, lang=lang, bot_delay=0)
+
+
+def run(app: PlayApp, scenario: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=(110, 40)) as pilot:
+            await scenario(pilot)
+
+    asyncio.run(main())
+
+
+def plain(renderable: Any, width: int = 100) -> str:
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def snapshot(app: PlayApp) -> tuple[Any, ...]:
+    session = app.session
+    return (
+        len(session.hand.log),
+        len(session.lines),
+        repr(session.hand.view(session.human)),
+        session.next_seat(),
+    )
+
+
+def offered_groups(app: PlayApp) -> set[str]:
+    """The action keys shown in the action bar (parsed from its click links)."""
+    markup = str(app.query_one("#actions").content)
+    groups = set()
+    for key, group in (
+        ("h", "hu"),
+        ("p", "pong"),
+        ("k", "kong"),
+        ("c", "chi"),
+        ("t", "ting"),
+        ("space", "pass"),
+    ):
+        if f"app.press('{key}')" in markup:
+            groups.add(group)
+    return groups
+
+
+def legal_groups(app: PlayApp) -> set[str]:
+    return {g for a in app.legal() if (g := action_group(a)) is not None}
+
+
+def next_key(app: PlayApp) -> str:
+    """A simple strategy: win when possible, pass claims, discard the drawn tile."""
+    legal = app.legal()
+    if "hu" in legal or "zimo" in legal:
+        return "h"
+    if "pass" in legal:
+        return "space"
+    return SLOT_KEYS[len(app.slots) - 1]
+
+
+async def play_to_result(
+    pilot: Pilot[Any], app: PlayApp, on_turn: Callable[[], str | None] | None = None
+) -> int:
+    """Press keys until the settlement shows; returns the number of decisions made."""
+    for decisions in range(200):
+        await pilot.pause()
+        if isinstance(app.screen, ResultScreen):
+            return decisions
+        assert app.session.human_to_act, "the app waits although the person need not act"
+        # only legal actions are ever offered
+        assert offered_groups(app) == legal_groups(app)
+        key = (on_turn() if on_turn else None) or next_key(app)
+        before = snapshot(app)
+        await pilot.press(key)
+        assert snapshot(app) != before, f"{key!r} was legal but changed nothing"
+    raise AssertionError("the hand did not end")
+
+
+def test_hand_is_shown_sorted_with_the_drawn_tile_apart(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        session = app.session
+        assert session.human_to_act
+        view = session.hand.view(session.human)
+        held = [str(t) for t in parse_tiles(view["players"][0]["hand"])]
+        drawn = view["drawn"]
+        held.remove(drawn)
+        assert app.slots == [*sorted(held, key=lambda p: int(parse_tiles(p)[0])), drawn]
+        assert app.has_drawn
+        buttons = [b for b in app.query("TileButton") if b.display]
+        assert [b.piece for b in buttons] == app.slots
+        assert buttons[-1].has_class("-drawn")
+        assert not any(b.has_class("-drawn") for b in buttons[:-1])
+        # faces are hanzi: 五 over 万, 东 over 风 …
+        faces = [plain(b.content).split() for b in buttons]
+        for piece, face in zip(app.slots, faces, strict=True):
+            tile = parse_tiles(piece)[0]
+            if tile.is_number:
+                assert "".join(face) == tile.zh
+        status = plain(app.query_one("#status").content)
+        assert "嘉兴麻将" in status
+        assert "东风圈" in status
+        assert "庄家" in status
+        assert f"牌墙剩 {view['wall_left']} 张" in status
+
+    run(app, scenario)
+
+
+def test_a_whole_hand_to_the_settlement_with_a_pong(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    ponged: list[bool] = []
+
+    def take_first_pong() -> str | None:
+        if not ponged and "pong" in app.legal():
+            ponged.append(True)
+            return "p"
+        return None
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        decisions = await play_to_result(pilot, app, take_first_pong)
+        assert decisions > 5
+        assert ponged, "the seed no longer offers the person a pong"
+        hand = app.session.hand
+        assert hand.melds[0] and hand.melds[0][0].type.value == "pong"
+        screen = app.screen
+        assert isinstance(screen, ResultScreen)
+        text = plain(screen.body)
+        assert "第 1 局结算" in screen.box_title
+        if hand.winners:
+            for seat in hand.winners:
+                for item in hand.win_results[seat].items:
+                    assert item.zh in text
+                    assert f"{item.value} 分" in text
+        else:
+            assert "荒庄" in text
+        for payment in hand.ledger:
+            assert f"{payment.amount} 分" in text
+        assert "总账" in text
+        assert "合计" in text
+        # the record of the finished hand is on disk and verifies
+        path = tmp_path / "game.jsonl"
+        with open(path, encoding="utf-8") as fh:
+            result = replay(parse_lines(fh))
+        assert result.ok, result.message
+        assert result.hands == 1
+        # Enter starts the next hand; the person is dealt again
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, ResultScreen)
+        assert app.session.hand_number == 2
+
+    run(app, scenario)
+
+
+def test_illegal_keys_change_nothing(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        legal = app.legal()
+        assert all(a.startswith("d") for a in legal), legal
+        before = snapshot(app)
+        # no pong, kong, win or pass on one's own turn; no tile under key "f"
+        for key in ("p", "k", "h", "space", "c", "t", "f", "x"):
+            await pilot.press(key)
+            assert snapshot(app) == before, key
+        assert "现在不能这样做" in plain(app.query_one("#prompt").content)
+        # a claim prompt: discarding is not allowed
+        for _ in range(100):
+            if "pass" in app.legal():
+                break
+            await pilot.press(SLOT_KEYS[len(app.slots) - 1])
+            await pilot.pause()
+        else:
+            raise AssertionError("no claim prompt came")
+        assert "space" in str(app.query_one("#actions").content)
+        before = snapshot(app)
+        for key in ("1", "enter", "left", "k" if "kong" not in app.legal() else "x"):
+            await pilot.press(key)
+            assert snapshot(app) == before, key
+        await pilot.press("space")
+        assert snapshot(app) != before
+
+    run(app, scenario)
+
+
+def test_english(tmp_path: Path) -> None:
+    app = make_app(tmp_path, lang="en")
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        status = plain(app.query_one("#status").content)
+        assert "Jiaxing mahjong" in status
+        assert "tiles left" in status
+        # code-style faces by default in English: 5 over m
+        button = next(b for b in app.query("TileButton") if b.display)
+        tile = parse_tiles(button.piece)[0]
+        if tile.is_number:
+            assert plain(button.content).split() == [str(tile.rank), tile.suit]
+        await play_to_result(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, ResultScreen)
+        text = plain(screen.body)
+        hand = app.session.hand
+        for seat in hand.winners:
+            for item in hand.win_results[seat].items:
+                assert item.en in text
+                assert item.zh not in text
+        assert "Match ledger" in text
+        assert screen.box_title == "Hand 1: result"
+
+    run(app, scenario)
+
+
+def test_quitting_mid_hand_keeps_a_verifiable_record(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await play_to_result(pilot, app)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press(SLOT_KEYS[len(app.slots) - 1])
+        await pilot.press("q")
+        assert app.is_running
+        await pilot.press("q")
+
+    run(app, scenario)
+    assert app.return_value == str(tmp_path / "game.jsonl")
+    with open(tmp_path / "game.jsonl", encoding="utf-8") as fh:
+        records = parse_lines(fh)
+    assert records[0]["options"]["hands"] == 1
+    result = replay(records)
+    assert result.ok, result.message
+    assert result.hands == 1
+
+
+def test_clicking_a_tile_discards_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        piece = app.slots[0]
+        count = app.session.hand.discards[0].count(int(parse_tiles(piece)[0]))
+        await pilot.click("#slot-0")
+        await pilot.pause()
+        assert app.session.hand.discards[0].count(int(parse_tiles(piece)[0])) == count + 1
+
+    run(app, scenario)
