@@ -221,6 +221,26 @@ def test_five_joker_takeoff_at_the_deal() -> None:
     assert item_ids(hand, 0)["wu_xi_qi_fei"] == 400
 
 
+def test_takeoffs_are_declared_in_order_from_the_dealer_face_cards_by_rank() -> None:
+    dealer = "7777s 1122336s 112233h JJQQh 11c"
+    seat2 = "KKKh Kc 4599s 123456789h 12345c"  # three ♥K and the ♣K: four kings
+    hand = hand_of([dealer, QING_ER_WAIT, seat2], "5c 6c")
+    knock_round(hand)
+    assert hand.to_act() == [0] and hand.legal_actions(0) == [Q.TAKEOFF + Card.S7, Q.PASS]
+    hand.apply(Q.TAKEOFF + Card.S7)
+    assert hand.to_act() == [2]  # seat 1 has nothing to show and is not asked
+    assert hand.legal_actions(2) == [Q.parse("qifeiK"), Q.PASS]
+    hand.apply(Q.parse("qifeiK"))
+    assert hand.takeoffs[2] == [(Card.HK, Card.HK, Card.HK, Card.CK)]
+    assert hand.counts[2][Card.C6] == 1 and hand.phase == Q.ACT and hand.current == 0
+    spectator = hand.view(None)
+    assert spectator["players"][2]["takeoffs"] == ["KKKhKc"] and spectator["indicator"] == "5h"
+    play_out(hand)
+    items = item_ids(hand, 2)
+    assert items["jian_pai_qi_fei"] == 32  # K is always 见牌
+    assert items["mei_hua_k"] == 10  # ♣K is the dealer's card; seat 2 is 对家
+
+
 def test_takeoff_can_be_declined_then_the_quad_is_a_concealed_kong() -> None:
     dealer = "7777888s 112233h 112233c JJQQh"
     hand = hand_of([dealer, QING_ER_WAIT, QING_ER_WAIT], "5c")
@@ -370,20 +390,26 @@ def test_self_drawn_win_is_offered_and_scored() -> None:
     assert [e.data["card"] for e in hand.log if e.type == "win"] == ["3s"]
 
 
-def test_exhausted_stock_settles_the_always_scored_items() -> None:
+@pytest.mark.parametrize(
+    ("stake_form", "net"),
+    [("1-2-3", [60, 30, -90]), ("2-3-4", [90, 60, -150]), ("3-4-5", [120, 90, -210])],
+)
+def test_exhausted_stock_settles_the_always_scored_items(stake_form: str, net: list[int]) -> None:
     # every flower is dealt, so the stock holds none: the bonuses stay as dealt
     dealer = "1122336s 112233h 112233c JQh SJ AD"
     seat1 = "4599s 123456789h 123456c BJ BJ BJ"
     seat2 = "459s 123456789h 123456789c SJ"
-    hand = hand_of([dealer, seat1, seat2], "Qh Jh 789c 6s")
+    options = QingerOptions(stake_form=stake_form)  # type: ignore[arg-type]
+    hand = hand_of([dealer, seat1, seat2], "Qh Jh 789c 6s", options=options)
     knock_round(hand, "kpp")
     play_out(hand)
     assert hand.exhausted and not hand.winners
     assert hand.result is not None
     assert hand.result.scores == (50, 50, 20)  # 小鬼 + 广告; 结婚 of 大鬼; 小鬼
-    # stakes 1-2-3: the dealer knocked, so pairs with the dealer pay ×2
-    assert hand.net() == [60, 30, -90]
-    assert [(p.payer, p.payee, p.amount) for p in hand.ledger] == [(2, 0, 60), (2, 1, 30)]
+    # only the dealer knocked: pairs with the dealer pay the middle stake, 1–2 the lowest
+    assert hand.net() == net
+    assert [(p.payer, p.payee) for p in hand.ledger] == [(2, 0), (2, 1)]
+    assert all(p.reason for p in hand.ledger)
     no_settle = hand_of(
         [dealer, seat1, seat2],
         "Qh Jh 789c 6s",
