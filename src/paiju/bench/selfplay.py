@@ -5,6 +5,10 @@ Ours: one full-rules Jiaxing hand (deal, claims, kongs and kong money, 封胡, s
 ``legal_actions``. Peer: one riichi hand (game mode 0, a single kyoku) of ``riichienv``,
 whose core is Rust, with its own ``RandomAgent`` players choosing from
 ``obs.legal_actions()``. Both sides play the same number of hands per timed pass.
+
+``selfplay_taixing`` does the same with full-rules Taixing hands (144 tiles, the opening
+and in-play flower replacement, 天听 declarations, 缺门 and the flower minimums checked
+before a win is offered, settlement with 荒庄 and 豹子 doubling).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from paiju.engine.mahjong import MahjongHand
 from paiju.engine.match import play_hand
 from paiju.variants.jiaxing.flow import JiaxingRules
 from paiju.variants.jiaxing.options import JiaxingOptions
+from paiju.variants.taixing.flow import TaixingRules
+from paiju.variants.taixing.options import TaixingOptions
 
 _HANDS = 400
 _HANDS_QUICK = 20
@@ -31,6 +37,18 @@ def _jiaxing_player() -> Any:
         hand = MahjongHand(
             JiaxingRules(options, seed % 4 if seed % 2 else None), seed=seed, dealer=seed % 4
         )
+        play_hand(hand, bots)
+
+    return one
+
+
+def _taixing_player() -> Any:
+    options = TaixingOptions()
+    bots = [RandomBot(i) for i in range(4)]
+
+    def one(seed: int) -> None:
+        # a 荒庄 streak on some hands, so the doubling is part of the measured work
+        hand = MahjongHand(TaixingRules(options, seed % 3), seed=seed, dealer=seed % 4)
         play_hand(hand, bots)
 
     return one
@@ -56,8 +74,16 @@ def _riichienv_player() -> Any:
 
 @register("selfplay_jiaxing")
 def _selfplay_jiaxing(repeats: int, quick: bool) -> dict[str, object]:
+    return _versus_riichienv("selfplay_jiaxing", _jiaxing_player(), repeats, quick)
+
+
+@register("selfplay_taixing")
+def _selfplay_taixing(repeats: int, quick: bool) -> dict[str, object]:
+    return _versus_riichienv("selfplay_taixing", _taixing_player(), repeats, quick)
+
+
+def _versus_riichienv(name: str, ours: Any, repeats: int, quick: bool) -> dict[str, object]:
     seeds = list(range(_HANDS_QUICK if quick else _HANDS))
-    ours = _jiaxing_player()
     try:
         theirs = _riichienv_player()
     except ImportError as exc:
@@ -65,10 +91,10 @@ def _selfplay_jiaxing(repeats: int, quick: bool) -> dict[str, object]:
 
         from paiju.bench import rate
 
-        print(f"paiju bench: selfplay_jiaxing: riichienv unavailable ({exc})", file=sys.stderr)
-        return result_line("selfplay_jiaxing", rate(ours, seeds, repeats), "riichienv", None)
+        print(f"paiju bench: {name}: riichienv unavailable ({exc})", file=sys.stderr)
+        return result_line(name, rate(ours, seeds, repeats), "riichienv", None)
     return compare(
-        "selfplay_jiaxing",
+        name,
         ours=ours,
         our_inputs=seeds,
         peer="riichienv RandomAgent (riichi, 1 kyoku)",

@@ -40,7 +40,8 @@ class GreedyBot:
 
     def __call__(self, hand: MahjongHand, seat: int) -> int:
         legal = hand.legal_actions(seat)
-        for win in (A.ZIMO, A.HU):
+        for win in (A.ZIMO, A.HU, A.DECLARE):
+            # a ready declaration (天听) is offered only to a ready hand: always take it
             if win in legal:
                 return win
         counts = bytearray(hand.counts[seat])
@@ -59,7 +60,8 @@ class GreedyBot:
                 tile = action - 34 if action < 68 else action - 68
                 take = 4 if action < 68 else 1
                 counts[tile] -= take
-                sh = MAHJONG.shanten(bytes(counts), declared + 1)
+                # an added kong turns a declared pong into a kong: no new set
+                sh = MAHJONG.shanten(bytes(counts), declared + (action < 68))
                 counts[tile] += take
                 # a kong that keeps the shanten is worth it (kong money, a free draw)
                 scored.append((sh - 1, action))
@@ -69,7 +71,7 @@ class GreedyBot:
         if kongs:
             return kongs[0]
         if len(top) == 1:
-            return top[0]
+            return _declaring(top[0], legal)
         best_key: tuple[int, float] | None = None
         choice = top[0]
         for action in top:
@@ -78,7 +80,7 @@ class GreedyBot:
             counts[action] += 1
             if best_key is None or key < best_key:
                 best_key, choice = key, action
-        return choice
+        return _declaring(choice, legal)
 
     def _claim(
         self, hand: MahjongHand, seat: int, legal: list[int], counts: bytearray, declared: int
@@ -100,6 +102,11 @@ class GreedyBot:
                 if after < now:
                     return action
         return A.PASS
+
+
+def _declaring(discard: int, legal: list[int]) -> int:
+    """The discard, made as a 天听 declaration when that is offered with it."""
+    return A.TING + discard if A.TING + discard in legal else discard
 
 
 def _shanten_without(counts: bytearray, k: int, declared: int) -> int:

@@ -786,8 +786,10 @@ def arrange_wall(
     tiles: Sequence[int] | None = None,
 ) -> list[int]:
     """A wall that deals ``hands`` (by seat; the dealer's has 14), then yields ``draws``
-    from the front and ``tail`` (in order) as kong replacements; the rest of the set fills
-    the middle in index order. For tests and for entering a physical table's deal."""
+    from the front and ``tail`` (in order) as kong and flower replacements; the rest of
+    the set (``tiles``, default the 136 playing tiles) fills the middle in index order,
+    any flowers left over in its very middle, far from both ends, so that a test's draws
+    past what it arranged are not flowers. For tests and for entering a physical deal."""
     pool = list(tiles) if tiles is not None else [k for k in range(34) for _ in range(4)]
     order = [(dealer + i) % N_SEATS for i in range(N_SEATS)]
     for s in range(N_SEATS):
@@ -809,6 +811,11 @@ def arrange_wall(
             pool.remove(t)
         except ValueError:
             raise ValueError(f"too many copies of {Tile(t)} in the arranged wall") from None
+    spare = [t for t in pool if t >= 34]
+    if spare:
+        pool = [t for t in pool if t < 34]
+        middle = len(pool) // 2
+        pool[middle:middle] = spare
     return front + list(draws) + pool + list(reversed(tail))
 
 
