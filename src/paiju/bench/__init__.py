@@ -8,10 +8,10 @@ timing starts. A rate is the median of ``repeats`` timed passes over all inputs,
 sides' passes interleaved so that drift of the machine hits both alike.
 
 Warm-up and fairness: our analyser fills its per-group tables on the first sight of a group
-vector (the mahjong win-check tables are generated at import), so one untimed pass over the
-inputs runs on *both* sides before any timing. After it, our tables hold the group vectors
-of these inputs; no whole-hand answer is ever cached, so every timed call still slices the
-hand into groups, looks each group up and combines the group answers.
+vector (only the decomposable mahjong group vectors are generated at import), so one
+untimed pass over the inputs runs on *both* sides before any timing. After it, our tables
+hold the group vectors of these inputs; no whole-hand answer is ever cached, so every timed
+call still cuts the hand into groups, looks each group up and combines the group answers.
 
 Peers are optional: if ``mahjong`` or ``riichienv`` is not installed, the line is printed
 with ``"peer": null`` (and null rate and ratio) and the reason goes to stderr.
@@ -27,8 +27,8 @@ Adding a benchmark (other parts of paiju: self-play, bots…)::
         return result_line("selfplay_jiaxing", ours, None, None)
 
 and list the defining module in :data:`EXTRA_MODULES` so that ``paiju bench`` imports it
-(a module that does not exist yet is skipped). ``result_line`` with a peer name but no
-peer rate prints ``"peer": null``; use :func:`compare` to time ours against a peer.
+(a module that does not exist yet is skipped). ``result_line(name, rate, None, None)``
+is a line without a peer (``"peer": null``); :func:`compare` times ours against a peer.
 """
 
 from __future__ import annotations
