@@ -235,6 +235,8 @@ def test_takeoffs_are_declared_in_order_from_the_dealer_face_cards_by_rank() -> 
     assert hand.counts[2][Card.C6] == 1 and hand.phase == Q.ACT and hand.current == 0
     spectator = hand.view(None)
     assert spectator["players"][2]["takeoffs"] == ["KKKhKc"] and spectator["indicator"] == "5h"
+    assert spectator["jian_pai"] == "1 2 5 8 9 J Q K" and spectator["legal_actions"] == []
+    assert "hand" not in spectator["players"][0] and "hand" in hand.view(0)["players"][0]
     play_out(hand)
     items = item_ids(hand, 2)
     assert items["jian_pai_qi_fei"] == 32  # K is always 见牌

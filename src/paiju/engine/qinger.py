@@ -177,6 +177,11 @@ def deal_sequence(dealer: int, n_seats: int, order: str = "reverse_of_play") -> 
     return out
 
 
+def _ranks_text(ranks: frozenset[str]) -> str:
+    """见牌 ranks in rank order: ``"1 2 5 8 9 J Q K"``."""
+    return " ".join(sorted(ranks, key="123456789JQK".index))
+
+
 def _fmt(cards: Sequence[int]) -> str:
     return format_cards(Card(c) for c in sorted(cards))
 
@@ -304,17 +309,9 @@ class QingerHand:
     def _reveal(self, seat: int) -> None:
         self.revealed = True
         self.stock.append(self.indicator)
-        ranks = S.jian_pai_ranks(Card(self.indicator))
-        order = "123456789JQK"
+        ranks = _ranks_text(S.jian_pai_ranks(Card(self.indicator)))
         self.log.append(
-            Event(
-                "indicator",
-                seat,
-                data={
-                    "card": CARD_STR[self.indicator],
-                    "jian_pai": " ".join(sorted(ranks, key=order.index)),
-                },
-            )
+            Event("indicator", seat, data={"card": CARD_STR[self.indicator], "jian_pai": ranks})
         )
 
     def _after_knocks(self) -> None:
@@ -823,6 +820,9 @@ class QingerHand:
             "current": self.current,
             "stock_left": self.stock_left,
             "indicator": CARD_STR[self.indicator] if self.revealed else None,
+            "jian_pai": _ranks_text(S.jian_pai_ranks(Card(self.indicator)))
+            if self.revealed
+            else None,
             "players": players,
             "to_act": self.to_act(),
             "legal_actions": [to_str(a) for a in self.legal_actions(seat)]
