@@ -131,8 +131,13 @@ def arena(
     flow = flows().get(variant)
     if flow is None:
         raise ValueError(f"unknown variant {variant!r} (known: {', '.join(flows())})")
-    if len(bots) != flow.n_seats:
-        raise ValueError(f"{variant} needs {flow.n_seats} bots, got {len(bots)}")
+    from paiju.variants.base import options_from_mapping
+
+    parsed = options_from_mapping(flow.options_type, options or {})
+    # Qing'er's table size follows its options (participants)
+    n_seats = flow.seats(parsed) if hasattr(flow, "seats") else flow.n_seats
+    if len(bots) != n_seats:
+        raise ValueError(f"{variant} needs {n_seats} bots, got {len(bots)}")
     if deals < 2:
         raise ValueError(f"--deals must be at least 2 for an interval, not {deals}")
     seeds = deal_seeds(seed, deals)

@@ -1,0 +1,182 @@
+"""The strong bot: legal choices only, and nothing read beyond what its seat may see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from paiju.bots import GreedyBot
+from paiju.bots.strong import (
+    StrongBot,
+    determinize_mahjong,
+    make_player,
+    mahjong_candidates,
+    unseen_tiles,
+)
+from paiju.engine import actions as A
+from paiju.engine.mahjong import ACT, CLAIM, END, MahjongHand
+from paiju.engine.match import play_hand
+from paiju.variants.jiaxing.flow import JiaxingRules
+from paiju.variants.jiaxing.options import JiaxingOptions
+
+
+def new_hand(seed: int) -> MahjongHand:
+    return MahjongHand(JiaxingRules(JiaxingOptions()), seed=seed, dealer=seed % 4)
+
+
+def advance(hand: MahjongHand, until: int, *, claim_for: int | None = None) -> bool:
+    """Play greedy moves until ``until`` actions were made (or, with ``claim_for``, until
+    that seat has a claim window to answer). False if the hand ended first."""
+    bots = [GreedyBot(i) for i in range(4)]
+    done = 0
+    while not hand.is_over:
+        for seat in hand.to_act():
+            if claim_for is not None:
+                if hand.phase == CLAIM and seat == claim_for and done >= until:
+                    return True
+            elif done >= until:
+                return True
+            hand.apply(bots[seat](hand, seat), seat)
+            done += 1
+            if hand.is_over:
+                return False
+    return False
+
+
+def scrambled(hand: MahjongHand, seat: int, seed: int) -> MahjongHand:
+    """The same public situation for ``seat`` with every hidden tile moved: the other
+    seats' concealed tiles and the unused wall are shuffled together and dealt again."""
+    other = hand.copy()
+    pool: list[int] = []
+    sizes = {}
+    for s in range(4):
+        if s != seat:
+            sizes[s] = sum(other.counts[s])
+            pool.extend(k for k in range(34) for _ in range(other.counts[s][k]))
+    pool.extend(other.wall[other.head : other.tail])
+    random.Random(seed).shuffle(pool)
+    for s, size in sizes.items():
+        counts = bytearray(34)
+        for t in pool[:size]:
+            counts[t] += 1
+        del pool[:size]
+        other.counts[s] = counts
+    other.wall[other.head : other.tail] = pool
+    other._waits = [None] * 4
+    other._legal = {}
+    return other
+
+
+def test_strong_plays_only_legal_actions() -> None:
+    for seed in (3, 11):
+        hand = new_hand(seed)
+        strong = StrongBot(seed, rollouts=2, candidates=3)
+        seen: list[int] = []
+
+        def checked(h: MahjongHand, seat: int) -> int:
+            legal = h.legal_actions(seat)
+            action = strong(h, seat)
+            assert action in legal
+            seen.append(action)
+            return action
+
+        play_hand(hand, [checked, GreedyBot(1), GreedyBot(2), GreedyBot(3)])
+        assert hand.phase == END and seen
+        assert strong.samples and all(n == 2 for n in strong.samples)
+
+
+def test_unseen_tiles_are_the_hidden_multiset() -> None:
+    hand = new_hand(5)
+    assert advance(hand, 30)
+    seat = hand.to_act()[0]
+    unseen = unseen_tiles(hand, seat)
+    hidden = [k for s in range(4) if s != seat for k in range(34) for _ in range(hand.counts[s][k])]
+    hidden += hand.wall[hand.head : hand.tail]
+    assert sorted(unseen) == sorted(hidden)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 7])
+def test_determinization_keeps_the_public_state(seed: int) -> None:
+    hand = new_hand(seed)
+    assert advance(hand, 25)
+    seat = hand.to_act()[0]
+    det = determinize_mahjong(hand, seat, random.Random(0))
+    assert det.counts[seat] == hand.counts[seat]
+    assert det.melds == hand.melds and det.discards == hand.discards
+    assert det.wall_left == hand.wall_left and det.phase == hand.phase
+    assert [sum(c) for c in det.counts] == [sum(c) for c in hand.counts]
+    pool = sorted(
+        [k for s in range(4) if s != seat for k in range(34) for _ in range(det.counts[s][k])]
+        + det.wall[det.head : det.tail]
+    )
+    assert pool == sorted(unseen_tiles(hand, seat))
+    assert det.legal_actions(seat) == hand.legal_actions(seat)
+    # the sample is a playable hand
+    play_hand(det, [GreedyBot(i) for i in range(4)])
+    assert det.is_over and sum(det.net()) == 0
+
+
+@pytest.mark.parametrize("seed", [4, 9, 12])
+def test_decisions_ignore_hidden_tiles_in_turn(seed: int) -> None:
+    hand = new_hand(seed)
+    assert advance(hand, 20)
+    seat = hand.to_act()[0]
+    assert hand.phase == ACT
+    other = scrambled(hand, seat, seed)
+    assert other.counts != hand.counts or other.wall != hand.wall
+    for probe in (0, 1):
+        a = StrongBot(probe, rollouts=3)(hand, seat)
+        b = StrongBot(probe, rollouts=3)(other, seat)
+        assert a == b
+        rng_a, rng_b = random.Random(probe), random.Random(probe)
+        det_a = determinize_mahjong(hand, seat, rng_a)
+        det_b = determinize_mahjong(other, seat, rng_b)
+        assert det_a.counts == det_b.counts and det_a.wall == det_b.wall
+
+
+def test_decisions_ignore_hidden_tiles_in_a_claim_window() -> None:
+    for seed in range(40):
+        hand = new_hand(seed)
+        if not advance(hand, 4, claim_for=seed % 4):
+            continue
+        seat = seed % 4
+        other = scrambled(hand, seat, seed)
+        det_a = determinize_mahjong(hand, seat, random.Random(3))
+        det_b = determinize_mahjong(other, seat, random.Random(3))
+        # the claim window is rebuilt from the sample: the real claimants are not read
+        assert det_a.pending == det_b.pending and det_a.answers == {}
+        assert det_a.pending[seat] == hand.legal_actions(seat)
+        assert StrongBot(seed, rollouts=3)(hand, seat) == StrongBot(seed, rollouts=3)(other, seat)
+        return
+    pytest.fail("no claim window found in 40 hands")
+
+
+def test_candidates_and_shortcuts() -> None:
+    hand = new_hand(8)
+    seat = hand.to_act()[0]
+    legal = hand.legal_actions(seat)
+    cands = mahjong_candidates(hand, seat, legal, 3)
+    assert len([a for a in cands if a < 34]) == 3
+    assert set(cands) <= set(legal)
+    # a self-drawn win is always taken
+    for seed in range(200):
+        h = new_hand(seed)
+        bots = [GreedyBot(i) for i in range(4)]
+        while not h.is_over:
+            for s in h.to_act():
+                if A.ZIMO in h.legal_actions(s):
+                    assert StrongBot(0, rollouts=1)(h, s) == A.ZIMO
+                    return
+                h.apply(bots[s](h, s), s)
+    pytest.fail("no self-drawn win found")
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="budget"):
+        StrongBot(0, budget=0)
+    with pytest.raises(ValueError, match="rollouts"):
+        StrongBot(0, rollouts=0)
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_player("nobody")
+    assert isinstance(make_player("strong", 1, budget=0.05), StrongBot)
