@@ -8,7 +8,6 @@ synchronous, which the tests rely on).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
@@ -23,14 +22,19 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
+from paiju.components.tiles import Tile
 from paiju.engine.errors import IllegalActionError, InvalidActionError
-from paiju.engine.events import Event, for_seat
-from paiju.tui.i18n import item_name, text
+from paiju.engine.events import Event, to_json
+from paiju.tui.i18n import has_text, item_name, text
 from paiju.tui.render import FACE_BG, PieceStyle, TileStyle, backs
 from paiju.tui.session import PlaySession
 
-SLOT_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "a", "b", "c", "d", "e", "f")
-"""Keys of the hand positions, left to right; the drawn tile is always the last one."""
+SLOT_KEYS = tuple("1234567890abdegijlmorsuvwxyz")
+"""Keys of the hand positions, left to right (the drawn tile is always the last one);
+the letters skip the action keys and q."""
+
+ROW = 14
+"""Pieces per hand row: a Jiaxing hand fits in one, a Qing'er hand takes two."""
 
 CHOICE_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9")
 
@@ -45,6 +49,9 @@ ACTION_KEYS: tuple[tuple[str, str], ...] = (
     ("space", "pass"),
 )
 """Key → action group, in the order the action bar lists them."""
+
+LEDGER_ROWS = 8
+"""Hands listed in the settlement's ledger (older ones still count in the totals)."""
 
 DELAY_STEPS = (0.0, 0.2, 0.4, 0.7, 1.0, 1.5)
 
@@ -184,8 +191,8 @@ class PlayApp(App[str | None]):
            background: #14241b; scrollbar-size-vertical: 1; }
     #prompt { height: 1; padding: 0 1; color: #f5c542; text-style: bold; }
     #actions { height: 1; padding: 0 1; color: #e8e0c8; }
-    #hand { height: 5; padding: 0 1; }
-    #keys { height: 1; padding: 0 1; color: #9a9a9a; }
+    .hand { height: 5; padding: 0 1; }
+    .keys { height: 1; padding: 0 1; color: #9a9a9a; }
     """
 
     def __init__(
@@ -229,10 +236,11 @@ class PlayApp(App[str | None]):
             yield RichLog(id="log", wrap=True, markup=False)
         yield Static(id="prompt")
         yield Static(id="actions")
-        with Horizontal(id="hand"):
-            for i in range(len(SLOT_KEYS)):
-                yield TileButton(i)
-        yield Static(id="keys")
+        for row in range(2):
+            with Horizontal(id=f"hand-{row}", classes="hand"):
+                for i in range(row * ROW, min(len(SLOT_KEYS), (row + 1) * ROW)):
+                    yield TileButton(i)
+            yield Static(id=f"keys-{row}", classes="keys")
 
     def opponent_order(self) -> list[int]:
         """Left to right as the person sees the table: 上家, 对家, 下家."""
@@ -244,6 +252,11 @@ class PlayApp(App[str | None]):
         self.start_hand()
 
     # -- naming ---------------------------------------------------------------------
+    def t(self, key: str, **values: Any) -> str:
+        """``key`` in the UI language, preferring the variant's own term (Qing'er 笃)."""
+        own = f"{self.session.variant}.{key}"
+        return text(own if has_text(own) else key, self.lang, **values)
+
     def who(self, seat: int) -> str:
         rel = (seat - self.human) % self.n
         if rel == 0:
@@ -486,7 +499,9 @@ class PlayApp(App[str | None]):
         lang = self.lang
         parts = [
             text(f"variant.{session.variant}", lang),
-            text(
+            text("hand_no", lang, n=session.hand_number)
+            if self.pieces.cards
+            else text(
                 "round",
                 lang,
                 wind=text(f"wind.{match.round_wind % 4}", lang),
@@ -501,9 +516,10 @@ class PlayApp(App[str | None]):
             repeats += 1
         if repeats:
             parts.append(text("repeat", lang, n=repeats))
-        left = view.get("wall_left", view.get("stock_left"))
-        if left is not None:
-            parts.append(text("wall", lang, n=left))
+        if "wall_left" in view:
+            parts.append(text("wall", lang, n=view["wall_left"]))
+        elif "stock_left" in view:
+            parts.append(text("stock", lang, n=view["stock_left"]))
         if view.get("indicator"):
             parts.append(text("indicator", lang) + " " + self.pieces.name(view["indicator"]))
         out = Text("  ·  ".join(parts), style=Style(bold=True))
@@ -512,7 +528,9 @@ class PlayApp(App[str | None]):
         return out
 
     def seat_title(self, seat: int, view: dict[str, Any]) -> str:
-        parts = [self.who(seat), self.wind(seat, view["dealer"])]
+        parts = [self.who(seat)]
+        if not self.pieces.cards:
+            parts.append(self.wind(seat, view["dealer"]))
         if seat == view["dealer"]:
             parts.append(text("dealer", self.lang))
         player = view["players"][seat]
@@ -546,7 +564,7 @@ class PlayApp(App[str | None]):
             lines.append(self.meld_text(meld, view["dealer"]))
         discards = pieces.split(player["discards"])
         last_seat = self.last_discarder()
-        highlight = bool(claim) and last_seat == seat
+        highlight = last_seat == seat
         width = self.discards_per_line(seat)
         if discards:
             lines.append(Text(text("discards", lang), style=Style(dim=True)))
@@ -563,7 +581,7 @@ class PlayApp(App[str | None]):
 
     def meld_text(self, meld: dict[str, Any], dealer: int) -> Text:
         kind = meld["type"]
-        name = text(f"meld.{kind}", self.lang) if f"meld.{kind}" in _MELD_KEYS else kind
+        name = self.t(f"meld.{kind}") if f"meld.{kind}" in _MELD_KEYS else kind
         if "cards" in meld:
             pieces = self.pieces.split(meld["cards"])
         else:
@@ -577,9 +595,12 @@ class PlayApp(App[str | None]):
         return out
 
     def last_discarder(self) -> int:
+        """The seat whose newest discard still lies in its river (not claimed), or -1."""
         for ev in reversed(self.session.hand_events):
             if ev.type == "discard":
                 return int(ev.seat)
+            if ev.type in ("pong", "kong"):
+                return -1
         return -1
 
     def update_hand(self, legal: list[str]) -> None:
@@ -599,13 +620,18 @@ class PlayApp(App[str | None]):
             button.set_class(my_turn and prefix + piece not in legal, "-dim")
             button.set_class(self.has_drawn and i == len(slots) - 1, "-drawn")
 
-        labels = Text()
-        for i in range(len(slots)):
-            if self.has_drawn and i == len(slots) - 1:
-                labels.append("  ")
-            style = Style(color="#f5c542", bold=True) if my_turn and i == self.cursor else None
-            labels.append(f"{SLOT_KEYS[i]:^6}", style=style)
-        self.query_one("#keys", Static).update(labels)
+        for row in range(2):
+            labels = Text()
+            for i in range(row * ROW, min(len(slots), (row + 1) * ROW)):
+                if self.has_drawn and i == len(slots) - 1:
+                    labels.append("  ")
+                style = Style(color="#f5c542", bold=True) if my_turn and i == self.cursor else None
+                labels.append(f"{SLOT_KEYS[i]:^6}", style=style)
+            used = len(slots) > row * ROW
+            self.query_one(f"#hand-{row}").display = used
+            keys = self.query_one(f"#keys-{row}", Static)
+            keys.display = used
+            keys.update(labels)
 
     def prompt_text(self, view: dict[str, Any], legal: list[str], claim: Any) -> Text:
         out = self._prompt(view, legal, claim)
@@ -629,9 +655,10 @@ class PlayApp(App[str | None]):
         if phase in ("claim", "rob") and claim:
             source = self.last_actor()
             key = "prompt.rob" if phase == "rob" else "prompt.claim"
-            out = Text(text(key, lang, who=self.who(source), tile="").rstrip())
-            out.append(" ")
+            before, _, after = text(key, lang, who=self.who(source), tile="\0").partition("\0")
+            out = Text(before)
             out.append_text(self.pieces.chip(claim, highlight=True))
+            out.append(after)
             return out
         if phase == "declare":
             return Text(text("prompt.declare", lang))
@@ -639,7 +666,31 @@ class PlayApp(App[str | None]):
             return Text(text("prompt.knock", lang))
         if phase == "takeoff":
             return Text(text("prompt.takeoff", lang))
-        return Text(text("prompt.discard", lang))
+        out = Text(text("prompt.discard", lang))
+        hint = self.wait_hint()
+        if hint:
+            out.append("   ")
+            out.append_text(hint)
+        return out
+
+    def wait_hint(self) -> Text | None:
+        """What the person would wait on after discarding the tile under the cursor (a
+        hint for mahjong hands; the person's own tiles only)."""
+        hand = self.session.hand
+        if self.pieces.cards or not 0 <= self.cursor < len(self.slots):
+            return None
+        from paiju.components.analysis import MAHJONG
+        from paiju.components.notation import parse_tile
+
+        counts = bytearray(hand.counts[self.human])
+        tile = int(parse_tile(self.slots[self.cursor]))
+        counts[tile] -= 1
+        waits = MAHJONG.waits(bytes(counts), len(hand.melds[self.human]))
+        if not waits:
+            return None
+        out = Text(text("hint.waits", self.lang) + " ", style=Style(color="#9fd3a8"))
+        out.append_text(self.pieces.row(str(Tile(k)) for k in waits))
+        return out
 
     def last_actor(self) -> int:
         for ev in reversed(self.session.hand_events):
@@ -665,7 +716,7 @@ class PlayApp(App[str | None]):
             if group == "hu" or (len(options) == 1 and group != "ting"):
                 label = self.action_name(options[0])
             else:
-                label = text(f"act.{group}", lang)
+                label = self.t(f"act.{group}")
             shown = text("key.space", lang) if key == "space" else key
             parts.append(f"[@click=app.press('{key}')][reverse] {shown} [/reverse] {label}[/]")
         return "   ".join(parts)
@@ -684,7 +735,7 @@ class PlayApp(App[str | None]):
             "wuxi": "act.wuxi",
         }
         if action in names:
-            return text(names[action], lang)
+            return self.t(names[action])
         for prefix, key in (
             ("an", "act.concealed_kong"),
             ("jia", "act.added_kong"),
@@ -693,7 +744,7 @@ class PlayApp(App[str | None]):
         ):
             if action.startswith(prefix):
                 rest = action[len(prefix) :]
-                return text(key, lang) + " " + self.kind_name(rest)
+                return self.t(key) + " " + self.kind_name(rest)
         if action.startswith("chi"):
             return text("act.chi", lang) + " " + self.chi_name(int(action[3:]))
         return action
@@ -726,18 +777,32 @@ class PlayApp(App[str | None]):
     def describe(self, ev: Event) -> Text | None:
         """One log line for ``ev`` as the person may see it, or None to skip it."""
         lang = self.lang
-        data = for_seat(ev, self.human)
         kind = ev.type
+        if kind in _PRIVATE_EVENTS:
+            return None
+        data = to_json(ev)
         who = self.who(ev.seat) if ev.seat >= 0 else ""
-        tile = data.get("tile")
-        name = self.pieces.name(tile) if isinstance(tile, str) else ""
-        if kind in {"discard", "play"}:
+        piece = data.get("tile") or data.get("card")
+        name = self.pieces.name(piece) if isinstance(piece, str) else ""
+        if isinstance(data.get("cards"), str) and not name:
+            name = " ".join(self.pieces.name(p) for p in self.pieces.split(data["cards"]))
+        if kind == "discard":
             return Text(text("log.discard", lang, who=who, tile=name))
-        if kind in ("pong", "kong", "added_kong", "flower", "ready", "knock", "takeoff"):
-            key = f"log.{kind}"
-            return Text(text(key, lang, who=who, tile=name))
+        if kind in ("pong", "kong", "added_kong", "flower", "ready", "takeoff"):
+            return Text(text(f"log.{kind}", lang, who=who, tile=name))
+        if kind == "knock":
+            key = "log.knock" if data.get("knock") else "log.no_knock"
+            return Text(text(key, lang, who=who))
+        if kind == "indicator":
+            return Text(
+                text("log.indicator", lang, tile=name, ranks=data.get("jian_pai", "")),
+                style=Style(color="#f5c542"),
+            )
+        if kind == "redeal":
+            return Text(text("log.redeal", lang))
         if kind == "concealed_kong":
-            key = "log.concealed_kong_own" if ev.seat == self.human else "log.concealed_kong"
+            own = ev.seat == self.human or "cards" in data
+            key = "log.concealed_kong_own" if own else "log.concealed_kong"
             return Text(text(key, lang, who=who, tile=name))
         if kind == "win":
             winners = data.get("winners", [])
@@ -767,51 +832,49 @@ class PlayApp(App[str | None]):
     def result_body(self, hand: Any, index: int, last: bool) -> RenderableType:
         lang = self.lang
         session = self.session
-        variant = session.variant
         view = hand.view(self.human)
         parts: list[RenderableType] = []
         win_events = [e for e in session.hand_events if e.type == "win"]
         if not hand.winners:
             parts.append(Text(text("result.exhausted", lang), style=Style(bold=True)))
-        results = getattr(hand, "win_results", {})
         score_events = {e.seat: e.data for e in session.hand_events if e.type == "score"}
-        for seat in hand.winners:
-            parts.append(self.win_heading(hand, seat, win_events))
+        win_data = win_events[-1].data if win_events else {}
+        # winners first, then every other seat the variant scores (Qing'er scores all)
+        order = list(hand.winners) + [s for s in score_events if s not in hand.winners]
+        pieces = self.pieces
+        for seat in order:
             player = view["players"][seat]
-            pieces = self.pieces
-            concealed = pieces.split(player.get("hand", ""))
-            win_tile = (win_events[-1].data or {}).get("tile", "") if win_events else ""
-            self_drawn = bool(win_events) and win_events[-1].data.get("how") == "self_draw"
-            if self_drawn and win_tile in concealed:
-                concealed.remove(win_tile)
-            concealed.sort(key=pieces.sort_key)
-            row = pieces.row(concealed)
-            if win_tile:
-                row.append("  ")
-                row.append_text(pieces.chip(win_tile, highlight=True))
-            for meld in player["melds"]:
-                row.append("  ")
-                row.append_text(self.meld_text(meld, view["dealer"]))
-            parts.append(row)
+            if seat in hand.winners:
+                parts.append(self.win_heading(hand, seat, win_data))
+                concealed = pieces.split(player.get("hand", ""))
+                win_piece = win_data.get("tile") or win_data.get("card") or ""
+                if win_data.get("how") == "self_draw" and win_piece in concealed:
+                    concealed.remove(win_piece)
+                concealed.sort(key=pieces.sort_key)
+                row = pieces.row(concealed)
+                if win_piece:
+                    row.append("  ")
+                    row.append_text(pieces.chip(win_piece, highlight=True))
+                for meld in player["melds"]:
+                    row.append("  ")
+                    row.append_text(self.meld_text(meld, view["dealer"]))
+                parts.append(row)
+            else:
+                parts.append(Text(self.who(seat), style=Style(color="#f5c542", bold=True)))
             table = Table(show_header=False, box=None, padding=(0, 2), expand=False)
             table.add_column(style=Style(color="#e8e0c8"))
             table.add_column(justify="right", style=Style(color="#f5c542", bold=True))
-            result = results.get(seat)
-            items: Iterable[tuple[str, int]]
-            if result is not None and getattr(result, "items", None):
-                items = [(i.en if lang == "en" else i.zh, i.value) for i in result.items]
-            else:
-                items = [
-                    (item_name(variant, i["id"], lang), i["value"])
-                    for i in (score_events.get(seat) or {}).get("items", [])
-                ]
-            for name, value in items:
+            data = score_events.get(seat) or {}
+            for name, value in self.scored_items(hand, seat, data):
                 table.add_row(name, text("result.item_value", lang, value=value))
-            per_payer = getattr(result, "per_payer", None)
-            if per_payer:
-                table.add_row(
-                    Text(text("result.per_payer", lang, value=per_payer), style="bold"), ""
-                )
+            if "per_payer" in data:
+                total = text("result.per_payer", lang, value=data["per_payer"])
+            elif "score" in data:
+                total = text("result.total", lang, value=data["score"])
+            else:
+                total = ""
+            if total:
+                table.add_row(Text(total, style="bold"), "")
             parts.append(table)
         for ev in session.hand_events:
             if ev.type == "fish":
@@ -847,10 +910,30 @@ class PlayApp(App[str | None]):
         parts.append(Text(text(footer, lang), style=Style(color="#f5c542", bold=True)))
         return Group(*parts)
 
-    def win_heading(self, hand: Any, seat: int, win_events: list[Event]) -> Text:
+    def scored_items(self, hand: Any, seat: int, data: dict[str, Any]) -> list[tuple[str, int]]:
+        """(name, value) of every item ``seat`` scored, in the UI language: from the
+        hand's score objects where it keeps them, else from the score event."""
         lang = self.lang
-        data = win_events[-1].data if win_events else {}
-        tile = data.get("tile", "")
+        items: Any = None
+        results = getattr(hand, "win_results", None) or {}
+        if seat in results:
+            items = results[seat].items
+        else:
+            result = getattr(hand, "result", None)
+            players = list(getattr(hand, "players", []) or [])
+            if result is not None and seat in players:
+                items = result.items[players.index(seat)]
+        if items is not None:
+            return [(i.en if lang == "en" else i.zh, i.value) for i in items]
+        variant = self.session.variant
+        return [
+            (item_name(variant, i["id"], lang) if lang == "en" else i["name"], i["value"])
+            for i in data.get("items", [])
+        ]
+
+    def win_heading(self, hand: Any, seat: int, data: dict[str, Any]) -> Text:
+        lang = self.lang
+        tile = data.get("tile") or data.get("card") or ""
         heading = Text(
             text(
                 "result.win", lang, who=self.who(seat), tile=self.pieces.name(tile) if tile else ""
@@ -858,8 +941,10 @@ class PlayApp(App[str | None]):
             style=Style(color="#f5c542", bold=True),
         )
         how = data.get("how")
-        info = getattr(hand, "win_info", {}).get(seat)
+        info = (getattr(hand, "win_info", None) or {}).get(seat)
         source = getattr(info, "source", None)
+        if source is None:
+            source = data.get("from")
         if how == "self_draw":
             heading.append("  " + text("result.self_draw", lang))
         elif how == "discard" and source is not None:
@@ -876,7 +961,10 @@ class PlayApp(App[str | None]):
         table.add_column(text("dealer", lang))
         for s in range(self.n):
             table.add_column(self.who(s), justify="right")
-        for summary in session.summaries:
+        shown = session.summaries[-LEDGER_ROWS:]
+        if len(shown) < len(session.summaries):
+            table.add_row("…", "", *([""] * self.n))
+        for summary in shown:
             table.add_row(
                 str(summary.index + 1),
                 self.who(summary.dealer),
@@ -889,6 +977,9 @@ class PlayApp(App[str | None]):
         )
         return table
 
+
+_PRIVATE_EVENTS = frozenset({"deal", "draw", "replacement_draw", "draw_for_dealer"})
+"""Events the log never shows: their pieces are private (and the rest is noise)."""
 
 _MELD_KEYS = frozenset({"meld.pong", "meld.kong", "meld.added_kong", "meld.concealed_kong"})
 

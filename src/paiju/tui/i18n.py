@@ -25,10 +25,12 @@ _TABLE: dict[str, tuple[str, str]] = {
     "wind.2": ("西", "W"),
     "wind.3": ("北", "N"),
     "round": ("{wind}风圈 第{n}局", "{wind} round, hand {n}"),
+    "hand_no": ("第{n}局", "hand {n}"),
     "dealer": ("庄", "dealer"),
     "dealer_is": ("庄家：{who}", "Dealer: {who}"),
     "repeat": ("连庄 {n}", "dealer repeat {n}"),
     "wall": ("牌墙剩 {n} 张", "{n} tiles left"),
+    "stock": ("牌堆剩 {n} 张", "{n} cards in the stock"),
     "turn": ("轮到：{who}", "To play: {who}"),
     "seed": ("种子 {seed}", "seed {seed}"),
     # panels
@@ -45,6 +47,13 @@ _TABLE: dict[str, tuple[str, str]] = {
     "drawn": ("摸", "drew"),
     "log": ("牌局", "Table"),
     "none": ("无", "none"),
+    # Qing'er calls a kong 笃
+    "qinger.meld.kong": ("明笃", "kong"),
+    "qinger.meld.added_kong": ("明笃", "added kong"),
+    "qinger.meld.concealed_kong": ("暗笃", "concealed kong"),
+    "qinger.act.kong": ("笃", "Kong"),
+    "qinger.act.concealed_kong": ("暗笃", "Concealed kong"),
+    "qinger.act.added_kong": ("加笃", "Added kong"),
     # meld kinds
     "meld.pong": ("碰", "pong"),
     "meld.kong": ("明杠", "kong"),
@@ -78,6 +87,7 @@ _TABLE: dict[str, tuple[str, str]] = {
     "prompt.choose": ("选择：", "Choose:"),
     "prompt.wait": ("等待 {who}……", "Waiting for {who}…"),
     "prompt.illegal": ("现在不能这样做", "Not allowed now"),
+    "hint.waits": ("打这张听：", "Discard it to wait on:"),
     "prompt.quit": (
         "再按一次 q 退出（这一局不计）",
         "Press q again to quit (this hand is dropped)",
@@ -99,6 +109,9 @@ _TABLE: dict[str, tuple[str, str]] = {
     "log.flower": ("{who}补花 {tile}", "{who} sets aside flower {tile}"),
     "log.ready": ("{who}报听", "{who} declares ready"),
     "log.knock": ("{who}敲了", "{who} knocks"),
+    "log.no_knock": ("{who}不敲", "{who} passes"),
+    "log.indicator": ("见张 {tile}（见牌：{ranks}）", "Indicator {tile} (seen ranks: {ranks})"),
+    "log.redeal": ("没人敲，重新发牌", "Nobody knocked: redeal"),
     "log.takeoff": ("{who}起飞 {tile}", "{who} takes off {tile}"),
     "log.win": ("{who}胡了！", "{who} won!"),
     "log.exhausted": ("荒庄：牌摸完了，没人胡", "Exhaustive draw: the wall ran out"),
@@ -166,15 +179,33 @@ def keys() -> list[str]:
     return list(_TABLE)
 
 
+def has_text(key: str) -> bool:
+    return key in _TABLE
+
+
 def item_name(variant: str, item_id: str, lang: str = "zh") -> str:
     """The name of scoring item or payment reason ``item_id`` of ``variant`` in ``lang``
     (the id itself when the variant's table does not know it)."""
     table = _item_table(variant)
     row = table.get(item_id)
     if row is None:
-        return item_id
+        pair = _REASONS.get(item_id)
+        if pair is None:
+            return item_id
+        return pair[1] if lang == "en" else pair[0]
     name: str = row.en if lang == "en" else row.zh
     return name
+
+
+_REASONS: dict[str, tuple[str, str]] = {
+    "zi_mo": ("自摸", "self-drawn win"),
+    "fang_pao": ("放炮", "win on a discard"),
+    "qiang_gang": ("抢杠", "robbing a kong"),
+    "bao_pai": ("包牌", "feeder liability"),
+    "gang": ("杠钱", "kong money"),
+    "bi_fen": ("比分", "score difference"),
+}
+"""Payment reasons some variant ledgers use that are not rows of their item tables."""
 
 
 def _item_table(variant: str) -> dict[str, Any]:

@@ -113,8 +113,11 @@ def card_faces(card: Card, lang: str) -> tuple[str, str]:
 
 
 def card_label(card: Card, lang: str) -> str:
+    """黑6, 红J, 花K, 大鬼 (zh) or the notation 6s, Jh, BJ (en)."""
+    if lang == "en":
+        return str(card)
     top, bottom = card_faces(card, lang)
-    return top + bottom if lang != "en" else str(card)
+    return bottom + top if card.is_number or card.is_face else top + bottom
 
 
 # -- pieces (either) ---------------------------------------------------------------
