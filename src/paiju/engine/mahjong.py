@@ -81,6 +81,11 @@ class MahjongRules:
         """Whether concealed counts ``key`` (one tile short) may be declared ready."""
         return bool(MAHJONG.waits(key, len(hand.melds[seat])))
 
+    def may_be_ready(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
+        """A quick test on a full hand ``key``: False when no discard can leave it ready
+        (saves trying each discard with :meth:`is_ready`)."""
+        return MAHJONG.shanten(key, len(hand.melds[seat])) <= 0
+
     def may_win(self, hand: MahjongHand, seat: int) -> bool:
         """Whether ``seat`` may win at all this hand (Jiaxing 封胡 says no)."""
         return True
@@ -308,6 +313,8 @@ class MahjongHand:
     def _ready_discards(self, seat: int) -> list[int]:
         """The dealer's 天听: ``ting`` + k for each discard k that leaves a ready hand."""
         c = bytearray(self.counts[seat])
+        if not self.rules.may_be_ready(self, seat, bytes(c)):
+            return []
         out = []
         for k in range(34):
             if c[k]:

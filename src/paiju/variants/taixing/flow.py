@@ -108,6 +108,11 @@ class TaixingRules(MahjongRules):
                 return True
         return False
 
+    def may_be_ready(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
+        if not any(key[:27]) and all(m.tile >= 27 for m in hand.melds[seat]):
+            return True  # 风一色 needs no shape
+        return super().may_be_ready(hand, seat, key)
+
     def _waits_of(self, key: bytes, melds: list[Meld]) -> list[int]:
         from paiju.components.analysis import MAHJONG
 
