@@ -240,6 +240,17 @@ def test_hua_hu_is_offered_on_the_eighth_flower_whatever_the_tiles() -> None:
     assert hand.net() == [-64, 192, -64, -64]
 
 
+def test_a_dealer_dealt_all_eight_flowers_wins_hua_hu_at_once() -> None:
+    deal = list(QUIET)
+    deal[0] = "19p19s12z12345678f"
+    hand = make_hand(deal, tail="3p4p5p6p7p8p2s3s")
+    assert len(hand.flowers[0]) == 8 and sum(hand.counts[0]) == 14
+    assert hand.drawn == tile("3s")
+    assert A.ZIMO in hand.legal_actions(0)
+    act(hand, "zimo")
+    assert item_ids(hand, 0)[0] == "hua_hu"
+
+
 def test_seven_flowers_give_no_win() -> None:
     deal = quiet("5m", "28m28p28s1234567f")
     hand = make_hand(deal, draws="1s", tail="3s4s5s6s7s8s9s")
@@ -650,6 +661,21 @@ def test_record_replays_identically() -> None:
     assert {"dice", "flower", "replacement_draw", "hand_end", "match_end"} <= types
     result = replay(lines)
     assert result.ok, result.message
+
+
+def test_the_draw_streak_is_carried_across_the_hands_of_a_match() -> None:
+    """T9: each hand's dice line shows the 荒庄 in a row before it; a win resets it."""
+    lines = _recorded(seed=2, rounds=2)
+    streak = 0
+    checked = 0
+    for line in lines:
+        if line.get("type") == "dice":
+            assert line["draw_streak"] == streak
+            checked += 1
+        elif line.get("type") == "hand_end":
+            streak = streak + 1 if line["exhausted"] else 0
+    assert checked >= 8
+    assert any(line.get("type") == "dice" and line["draw_streak"] > 0 for line in lines)
 
 
 def test_tampered_record_names_the_first_differing_line() -> None:
