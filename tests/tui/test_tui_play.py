@@ -278,3 +278,58 @@ def test_clicking_a_tile_discards_it(tmp_path: Path) -> None:
         assert app.session.hand.discards[0].count(int(parse_tiles(piece)[0])) == count + 1
 
     run(app, scenario)
+
+
+def generic_key(app: PlayApp) -> str:
+    """A strategy for any variant, from the legal action strings alone."""
+    legal = app.legal()
+    if "hu" in legal or "zimo" in legal:
+        return "h"
+    if "knock" in legal:
+        return "n"
+    if "pass" in legal:
+        return "space"
+    for i in reversed(range(len(app.slots))):
+        if "d" + app.slots[i] in legal:
+            return SLOT_KEYS[i]
+    raise AssertionError(f"no key for {legal}")
+
+
+@pytest.mark.parametrize("variant", ["taixing", "qinger"])
+def test_other_variants_play_a_hand_through_the_screen(variant: str, tmp_path: Path) -> None:
+    from paiju.variants.registry import flows
+
+    if variant not in flows():
+        pytest.skip(f"{variant} has no match flow yet")
+    session = PlaySession(variant, seed=5, record_path=str(tmp_path / "game.jsonl"))
+    app = PlayApp(session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        title = {"taixing": "泰兴麻将", "qinger": "青儿"}[variant]
+        assert title in plain(app.query_one("#status").content)
+        for _ in range(300):
+            await pilot.pause()
+            if isinstance(app.screen, ResultScreen):
+                break
+            assert offered_groups(app) == legal_groups(app) - {"knock", "qifei"}
+            view = session.hand.view(session.human)
+            me = view["players"][session.human]
+            # every piece the person holds is on screen, in order
+            held = sorted(app.pieces.split(me.get("hand", "")), key=app.pieces.sort_key)
+            assert sorted(app.slots, key=app.pieces.sort_key) == held
+            for seat_info in view["players"]:
+                body = plain(app.query_one(f"#seat-{seat_info['seat']}").content, width=200)
+                for piece in app.pieces.split(seat_info.get("flowers", "")):
+                    assert app.pieces.name(piece) in body
+            before = snapshot(app)
+            await pilot.press(generic_key(app))
+            assert snapshot(app) != before
+        else:
+            raise AssertionError("the hand did not end")
+        text = plain(app.screen.body) if isinstance(app.screen, ResultScreen) else ""
+        assert "总账" in text
+        for payment in session.hand.ledger:
+            assert f"{payment.amount} 分" in text
+
+    run(app, scenario)

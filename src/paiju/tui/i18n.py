@@ -175,7 +175,7 @@ def text(key: str, lang: str = "zh", **values: Any) -> str:
     return template.format(**values) if values else template
 
 
-def keys() -> list[str]:
+def all_keys() -> list[str]:
     return list(_TABLE)
 
 
