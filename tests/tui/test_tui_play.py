@@ -78,18 +78,23 @@ def legal_groups(app: PlayApp) -> set[str]:
     return {g for a in app.legal() if (g := action_group(a)) is not None}
 
 
-def next_key(app: PlayApp) -> str:
-    """A simple strategy: win when possible, pass claims, discard the drawn tile."""
+def next_key(app: PlayApp, *, enter: bool = False) -> str:
+    """A simple strategy: win when possible, pass claims, discard the drawn tile (by its
+    key, or with Enter: the cursor starts on it)."""
     legal = app.legal()
     if "hu" in legal or "zimo" in legal:
         return "h"
     if "pass" in legal:
         return "space"
-    return SLOT_KEYS[len(app.slots) - 1]
+    return "enter" if enter else SLOT_KEYS[len(app.slots) - 1]
 
 
 async def play_to_result(
-    pilot: Pilot[Any], app: PlayApp, on_turn: Callable[[], str | None] | None = None
+    pilot: Pilot[Any],
+    app: PlayApp,
+    on_turn: Callable[[], str | None] | None = None,
+    *,
+    enter: bool = False,
 ) -> int:
     """Press keys until the settlement shows; returns the number of decisions made."""
     for decisions in range(200):
@@ -99,7 +104,7 @@ async def play_to_result(
         assert app.session.human_to_act, "the app waits although the person need not act"
         # only legal actions are ever offered
         assert offered_groups(app) == legal_groups(app)
-        key = (on_turn() if on_turn else None) or next_key(app)
+        key = (on_turn() if on_turn else None) or next_key(app, enter=enter)
         before = snapshot(app)
         await pilot.press(key)
         assert snapshot(app) != before, f"{key!r} was legal but changed nothing"
@@ -229,7 +234,9 @@ def test_english(tmp_path: Path) -> None:
         tile = parse_tiles(button.piece)[0]
         if tile.is_number:
             assert plain(button.content).split() == [str(tile.rank), tile.suit]
-        await play_to_result(pilot, app)
+        # Enter discards; the Enter that ends the hand must not also skip the settlement
+        await play_to_result(pilot, app, enter=True)
+        assert app.session.hand.is_over
         screen = app.screen
         assert isinstance(screen, ResultScreen)
         text = plain(screen.body)
@@ -331,5 +338,23 @@ def test_other_variants_play_a_hand_through_the_screen(variant: str, tmp_path: P
         assert "总账" in text
         for payment in session.hand.ledger:
             assert f"{payment.amount} 分" in text
+
+    run(app, scenario)
+
+
+def test_help_opens_and_closes(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        before = snapshot(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ResultScreen)
+        assert type(app.screen).__name__ != "HelpScreen"
+        assert snapshot(app) == before
 
     run(app, scenario)

@@ -339,7 +339,11 @@ class PlayApp(App[str | None]):
         last = session.match_over
         body = self.result_body(hand, summary.index, last)
         title = text("result.title", self.lang, n=summary.index + 1)
-        self.push_screen(ResultScreen(body, title, last), self._after_result)
+        # after this key press is fully handled: the key that ended the hand (Enter on a
+        # discard) must not also dismiss the settlement
+        self.call_after_refresh(
+            self.push_screen, ResultScreen(body, title, last), self._after_result
+        )
 
     def _after_result(self, go_on: bool | None) -> None:
         if go_on and not self.session.match_over:
@@ -368,7 +372,7 @@ class PlayApp(App[str | None]):
             return
         self.quit_armed = False
         if key == "question_mark":
-            self.push_screen(HelpScreen(self.lang))
+            self.call_after_refresh(self.push_screen, HelpScreen(self.lang))
             return
         if key in ("plus", "equals_sign", "minus"):
             self.change_pace(slower=key == "minus")
