@@ -92,3 +92,11 @@ def test_item_and_reason_names() -> None:
     assert i18n.item_name("taixing", "zi_mo") == "自摸"
     assert i18n.item_name("qinger", "bi_fen", "en") == "score difference"
     assert i18n.item_name("jiaxing", "made_up") == "made_up"
+
+
+def test_item_values_carry_their_unit() -> None:
+    assert i18n.item_value("jiaxing", "qing_yi_se", 9) == "9 分"
+    assert i18n.item_value("taixing", "xiao_hu", 1) == "1 番"
+    assert i18n.item_value("taixing", "hua", 4) == "4 花"
+    assert i18n.item_value("taixing", "bao_zi", 2, "en") == "×2"
+    assert i18n.item_value("qinger", "da_gui", 10) == "10 分"

@@ -25,7 +25,7 @@ from textual.widgets import RichLog, Static
 from paiju.components.tiles import Tile
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
-from paiju.tui.i18n import has_text, item_name, text
+from paiju.tui.i18n import has_text, item_name, item_value, text
 from paiju.tui.render import FACE_BG, PieceStyle, TileStyle, backs
 from paiju.tui.session import PlaySession
 
@@ -869,10 +869,12 @@ class PlayApp(App[str | None]):
             table.add_column(style=Style(color="#e8e0c8"))
             table.add_column(justify="right", style=Style(color="#f5c542", bold=True))
             data = score_events.get(seat) or {}
-            for name, value in self.scored_items(hand, seat, data):
-                table.add_row(name, text("result.item_value", lang, value=value))
+            for item_id, name, value in self.scored_items(hand, seat, data):
+                table.add_row(name, item_value(session.variant, item_id, value, lang))
             if "per_payer" in data:
-                total = text("result.per_payer", lang, value=data["per_payer"])
+                each = self.counts_as(hand, seat, win_data) == "self_draw"
+                key = "result.per_payer" if each else "result.value"
+                total = text(key, lang, value=data["per_payer"])
             elif "score" in data:
                 total = text("result.total", lang, value=data["score"])
             else:
@@ -914,8 +916,10 @@ class PlayApp(App[str | None]):
         parts.append(Text(text(footer, lang), style=Style(color="#f5c542", bold=True)))
         return Group(*parts)
 
-    def scored_items(self, hand: Any, seat: int, data: dict[str, Any]) -> list[tuple[str, int]]:
-        """(name, value) of every item ``seat`` scored, in the UI language: from the
+    def scored_items(
+        self, hand: Any, seat: int, data: dict[str, Any]
+    ) -> list[tuple[str, str, int]]:
+        """(id, name, value) of every item ``seat`` scored, in the UI language: from the
         hand's score objects where it keeps them, else from the score event."""
         lang = self.lang
         items: Any = None
@@ -928,12 +932,21 @@ class PlayApp(App[str | None]):
             if result is not None and seat in players:
                 items = result.items[players.index(seat)]
         if items is not None:
-            return [(i.en if lang == "en" else i.zh, i.value) for i in items]
+            return [(i.id, i.en if lang == "en" else i.zh, i.value) for i in items]
         variant = self.session.variant
         return [
-            (item_name(variant, i["id"], lang) if lang == "en" else i["name"], i["value"])
+            (i["id"], item_name(variant, i["id"], lang) if lang == "en" else i["name"], i["value"])
             for i in data.get("items", [])
         ]
+
+    @staticmethod
+    def counts_as(hand: Any, seat: int, win_data: dict[str, Any]) -> str:
+        """How ``seat``'s win is paid: "self_draw" (every other seat pays the value) or
+        "discard" (one payer); a variant's scorer may say, else the way it was won."""
+        result = (getattr(hand, "win_results", None) or {}).get(seat)
+        extra = getattr(result, "extra", None) or {}
+        how = extra.get("counts_as") or win_data.get("how") or ""
+        return "self_draw" if how == "self_draw" else "discard"
 
     def win_heading(self, hand: Any, seat: int, data: dict[str, Any]) -> Text:
         lang = self.lang

@@ -131,7 +131,12 @@ _TABLE: dict[str, tuple[str, str]] = {
     "result.hand": ("胡牌", "Winning hand"),
     "result.items": ("计分", "Scoring"),
     "result.item_value": ("{value} 分", "{value}"),
+    "unit.fan": ("{value} 番", "{value} fan"),
+    "unit.flower": ("{value} 花", "{value} flowers"),
+    "unit.multiplier": ("×{value}", "×{value}"),
+    "unit.liability": ("{value} 份", "{value} shares"),
     "result.per_payer": ("每家付 {value} 分", "{value} per payer"),
+    "result.value": ("牌值 {value} 分", "hand value {value}"),
     "result.total": ("合计 {value} 分", "total {value}"),
     "result.payments": ("付款", "Payments"),
     "result.no_payments": ("无人付款", "nobody pays"),
@@ -195,6 +200,19 @@ def item_name(variant: str, item_id: str, lang: str = "zh") -> str:
         return pair[1] if lang == "en" else pair[0]
     name: str = row.en if lang == "en" else row.zh
     return name
+
+
+def item_value(variant: str, item_id: str, value: int, lang: str = "zh") -> str:
+    """A scored item's value with its unit: Taixing counts fan, flowers and factors,
+    the other games points (分)."""
+    if variant == "taixing":
+        row = _item_table(variant).get(item_id)
+        kind = getattr(row, "kind", None)
+        if kind in ("fan", "multiplier", "liability"):
+            return text(f"unit.{kind}", lang, value=value)
+        if kind in ("flower", "floor"):
+            return text("unit.flower", lang, value=value)
+    return text("result.item_value", lang, value=value)
 
 
 _REASONS: dict[str, tuple[str, str]] = {
