@@ -524,6 +524,9 @@ class PlayApp(App[str | None]):
             parts.append(text("wall", lang, n=view["wall_left"]))
         elif "stock_left" in view:
             parts.append(text("stock", lang, n=view["stock_left"]))
+        fisher = getattr(getattr(session.hand, "rules", None), "fisher", None)
+        if fisher is not None:
+            parts.append(text("fisher", lang, who=self.who(fisher)))
         if view.get("indicator"):
             parts.append(text("indicator", lang) + " " + self.pieces.name(view["indicator"]))
         out = Text("  ·  ".join(parts), style=Style(bold=True))
@@ -544,9 +547,19 @@ class PlayApp(App[str | None]):
             parts.append(text("knocked", self.lang))
         if player.get("plays") is False:
             parts.append(text("sits_out", self.lang))
-        total = self.session.totals()[seat]
+        if self.sealed(seat):
+            parts.append(text("sealed", self.lang))
+        # the match so far plus what this hand has paid already (kong money is immediate)
+        total = self.session.totals()[seat] + view["net"][seat]
         parts.append(f"{total:+d}")
         return " · ".join(parts)
+
+    def sealed(self, seat: int) -> bool:
+        """封胡: the rules bar ``seat`` from winning this hand (public: who fed whom)."""
+        hand = self.session.hand
+        rules = getattr(hand, "rules", None)
+        may_win = getattr(rules, "may_win", None)
+        return may_win is not None and not hand.is_over and not may_win(hand, seat)
 
     def seat_body(self, player: dict[str, Any], view: dict[str, Any], claim: Any) -> Text:
         pieces = self.pieces
@@ -557,6 +570,11 @@ class PlayApp(App[str | None]):
             row = backs(player["concealed_count"])
             row.append("  " + text("concealed", lang, n=player["concealed_count"]))
             lines.append(row)
+        else:
+            waits = self.current_waits()
+            if waits:
+                row = Text(text("hint.ready", lang) + " ", style=Style(color="#9fd3a8"))
+                lines.append(row.append_text(pieces.row(waits)))
         flowers = pieces.split(player.get("flowers", ""))
         if flowers:
             lines.append(Text(text("flowers", lang) + " ").append_text(pieces.row(flowers)))
@@ -676,6 +694,16 @@ class PlayApp(App[str | None]):
             out.append("   ")
             out.append_text(hint)
         return out
+
+    def current_waits(self) -> list[str]:
+        """The tiles the person's hand waits on now (mahjong, between turns)."""
+        hand = self.session.hand
+        waits = getattr(hand, "waits", None)
+        if self.pieces.cards or waits is None or hand.is_over:
+            return []
+        if sum(hand.counts[self.human]) % 3 != 1:
+            return []
+        return [str(Tile(k)) for k in waits(self.human)]
 
     def wait_hint(self) -> Text | None:
         """What the person would wait on after discarding the tile under the cursor (a

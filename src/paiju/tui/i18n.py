@@ -87,6 +87,9 @@ _TABLE: dict[str, tuple[str, str]] = {
     "prompt.choose": ("选择：", "Choose:"),
     "prompt.wait": ("等待 {who}……", "Waiting for {who}…"),
     "prompt.illegal": ("现在不能这样做", "Not allowed now"),
+    "hint.ready": ("听：", "Waiting on:"),
+    "sealed": ("封胡", "sealed"),
+    "fisher": ("{who}钓鱼", "{who} fishes"),
     "hint.waits": ("打这张听：", "Discard it to wait on:"),
     "prompt.quit": (
         "再按一次 q 退出（这一局不计）",
