@@ -358,3 +358,53 @@ def test_help_opens_and_closes(tmp_path: Path) -> None:
         assert snapshot(app) == before
 
     run(app, scenario)
+
+
+def test_several_kongs_open_a_numbered_choice(tmp_path: Path) -> None:
+    from paiju.engine.mahjong import MahjongHand, arrange_wall
+    from paiju.variants.jiaxing.flow import JiaxingRules
+
+    def tiles(text: str) -> list[int]:
+        return [int(t) for t in parse_tiles(text)]
+
+    hands = [
+        tiles("1111m9999p123s555z"),
+        tiles("2345678m2345p12z"),
+        tiles("2345678p2345s34z"),
+        tiles("2345678s3456m67z"),
+    ]
+    wall = arrange_wall(hands, draws=tiles("1z2z3z4z"), dealer=0)
+    session = PlaySession("jiaxing", seed=1, record_path=None)
+    arranged = MahjongHand(JiaxingRules(session.options), wall=wall, dealer=0)
+    session.match.new_hand = lambda: arranged  # type: ignore[method-assign]
+    app = PlayApp(session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        assert {"an1m", "an9p"} <= set(app.legal())
+        assert "kong" in offered_groups(app)
+        before = snapshot(app)
+        await pilot.press("k")
+        assert app.mode == "choose"
+        assert app.choices == ["an1m", "an9p"]
+        actions = str(app.query_one("#actions").content)
+        assert "暗杠 一万" in actions and "暗杠 九筒" in actions
+        assert snapshot(app) == before
+        await pilot.press("7")  # not on the menu
+        assert snapshot(app) == before
+        await pilot.press("escape")
+        assert app.mode == "normal"
+        await pilot.press("k")
+        await pilot.press("2")
+        melds = session.hand.melds[0]
+        assert [(m.type.value, str(m.tile)) for m in melds] == [("concealed_kong", "9p")]
+        assert app.mode == "normal"
+        # one kong left: k makes it at once
+        assert "an1m" in app.legal()
+        await pilot.press("k")
+        assert [str(m.tile) for m in session.hand.melds[0]] == ["9p", "1m"]
+        log = "\n".join(app.log_lines)
+        assert "我暗杠 九筒" in log
+        assert "杠钱" in log
+
+    run(app, scenario)
