@@ -230,6 +230,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
     saved = app.run()
     if saved:
         print(("record saved: " if args.lang == "en" else "记录已保存：") + saved)
+    elif session.summaries:
+        # a match cut short is recorded as a shorter one, which needs a ``hands`` option
+        print(
+            "no record written: these rules cannot end a match early (no 'hands' option)"
+            if args.lang == "en"
+            else "没有保存记录：这套规则没有局数选项，中途结束的对局无法记录",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            "no hand was finished: no record written"
+            if args.lang == "en"
+            else "没有打完的局，没有保存记录",
+            file=sys.stderr,
+        )
     return 0
 
 

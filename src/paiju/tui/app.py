@@ -215,6 +215,7 @@ class PlayApp(App[str | None]):
         """normal; choose (a numbered menu in ``choices``); ting (the next discard declares)."""
         self.choices: list[str] = []
         self.message = ""
+        self.message_is_error = True
         self.slots: list[str] = []
         self.has_drawn = False
         self.quit_armed = False
@@ -368,7 +369,7 @@ class PlayApp(App[str | None]):
                 self.exit(self.saved_path)
             else:
                 self.quit_armed = True
-                self.flash(text("prompt.quit", self.lang))
+                self.flash(text("prompt.quit", self.lang), error=False)
             return
         self.quit_armed = False
         if key == "question_mark":
@@ -455,10 +456,12 @@ class PlayApp(App[str | None]):
         nearest = min(range(len(steps)), key=lambda i: abs(steps[i] - self.bot_delay))
         nearest = min(len(steps) - 1, nearest + 1) if slower else max(0, nearest - 1)
         self.bot_delay = steps[nearest]
-        self.flash(text("prompt.pace", self.lang, s=self.bot_delay))
+        self.flash(text("prompt.pace", self.lang, s=self.bot_delay), error=False)
 
-    def flash(self, message: str) -> None:
+    def flash(self, message: str, *, error: bool = True) -> None:
+        """Show ``message`` after the prompt until the next key (``error``: a refused key)."""
         self.message = message
+        self.message_is_error = error
         self.refresh_view()
 
     # -- what the person holds ------------------------------------------------------
@@ -658,7 +661,10 @@ class PlayApp(App[str | None]):
     def prompt_text(self, view: dict[str, Any], legal: list[str], claim: Any) -> Text:
         out = self._prompt(view, legal, claim)
         if self.message:
-            out.append("   ✗ " + self.message, style=Style(color="#ff8c69", bold=False))
+            if self.message_is_error:
+                out.append("   ✗ " + self.message, style=Style(color="#ff8c69", bold=False))
+            else:
+                out.append("   " + self.message, style=Style(color="#e8e0c8", bold=False))
         return out
 
     def _prompt(self, view: dict[str, Any], legal: list[str], claim: Any) -> Text:
