@@ -408,3 +408,50 @@ def test_several_kongs_open_a_numbered_choice(tmp_path: Path) -> None:
         assert "杠钱" in log
 
     run(app, scenario)
+
+
+def test_the_dealer_declares_ready_with_a_chosen_discard(tmp_path: Path) -> None:
+    """Taixing 天听: t switches to declaring, then the discard key declares with it."""
+    from paiju.engine.mahjong import MahjongHand, arrange_wall
+    from paiju.variants.taixing.flow import TaixingRules
+
+    def tiles(text: str) -> list[int]:
+        return [int(t) for t in parse_tiles(text)]
+
+    hands = [
+        tiles("123m456m789m1122p5z"),  # ready on 1p/2p once 5z goes
+        tiles("2345678s3456p12z"),
+        tiles("2345678p2345s34z"),
+        tiles("3456789s3456m67z"),
+    ]
+    deck = [k for k in range(42) for _ in range(4 if k < 34 else 1)]
+    wall = arrange_wall(hands, draws=tiles("7z7z6z6z"), dealer=0, tiles=deck)
+    session = PlaySession("taixing", seed=1, record_path=None)
+    arranged = MahjongHand(TaixingRules(session.options), wall=wall, dealer=0, dice=(1, 2))
+    session.match.new_hand = lambda: arranged  # type: ignore[method-assign]
+    app = PlayApp(session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        legal = app.legal()
+        assert "ting5z" in legal, legal
+        assert "ting" in offered_groups(app)
+        await pilot.press("t")
+        assert app.mode == "ting"
+        assert "报听" in plain(app.query_one("#prompt").content)
+        five = app.slots.index("5z")
+        # tiles that would not leave the hand ready are dimmed and refused
+        other = next(i for i, p in enumerate(app.slots) if "ting" + p not in legal)
+        buttons = [b for b in app.query("TileButton") if b.display]
+        assert buttons[other].has_class("-dim")
+        assert not buttons[five].has_class("-dim")
+        before = snapshot(app)
+        await pilot.press(SLOT_KEYS[other])
+        assert snapshot(app) == before
+        await pilot.press(SLOT_KEYS[five])
+        assert session.hand.ready[0]
+        assert session.hand.discards[0] == [int(parse_tiles("5z")[0])]
+        await pilot.pause()
+        assert "听" in app.query_one("#seat-0").border_title
+
+    run(app, scenario)
