@@ -172,9 +172,10 @@ class Room:
         out.extend(s.conn for s in self.seats if s.conn is not None)
         return out
 
-    def broadcast_room(self) -> None:
+    def broadcast_room(self, skip: Connection | None = None) -> None:
         for conn in self.connections():
-            conn.send(self.room_message(conn))
+            if conn is not skip:
+                conn.send(self.room_message(conn))
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """Everything a client needs to draw the table from scratch, as ``seat`` sees it."""
@@ -226,7 +227,7 @@ class Room:
         conn.seat = None
         conn.send(self.room_message(conn))
         conn.send(self.snapshot(None))
-        self.broadcast_room()
+        self.broadcast_room(skip=conn)
 
     def take_seat(self, conn: Connection, index: int, name: str) -> None:
         seat = self._seat(index)
@@ -743,8 +744,14 @@ class RoomManager:
         elif isinstance(msg, P.CreateRoom):
             self.create_room(conn, msg)
         elif isinstance(msg, P.Join):
+            target = self.room(msg.code)
+            if conn.room is target:
+                # already here (seated or watching): just redraw the table
+                conn.send(target.room_message(conn))
+                conn.send(target.snapshot(conn.seat))
+                return
             self._leave_current(conn)
-            self.room(msg.code).add_spectator(conn)
+            target.add_spectator(conn)
         elif isinstance(msg, P.Reconnect):
             self.reconnect(conn, msg.token)
         else:

@@ -1,0 +1,96 @@
+"""Hidden information: no message lets a seat or a spectator see tiles it may not know."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from paiju.engine.events import PRIVATE_TYPES
+
+
+def _walk(obj: Any) -> Any:
+    yield obj
+    if isinstance(obj, dict):
+        for value in obj.values():
+            yield from _walk(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from _walk(value)
+
+
+def leaks(msg: dict[str, Any], me: int | None) -> list[str]:
+    """Every place in ``msg`` where a tile hidden from ``me`` (None: spectator) shows."""
+    found = []
+    for node in _walk(msg):
+        if not isinstance(node, dict):
+            continue
+        for key in ("seed", "wall"):
+            if key in node:
+                found.append(f"{key} in {msg['type']}")
+        etype = node.get("type")
+        if etype in PRIVATE_TYPES and node.get("seat") != me:
+            if "tile" in node or isinstance(node.get("tiles"), str):
+                found.append(f"{etype} of seat {node.get('seat')} shows tiles")
+        if "players" in node:
+            winners = node.get("winners") or []
+            for p in node["players"]:
+                if p["seat"] != me and "hand" in p:
+                    if not (node.get("phase") == "end" and (not winners or p["seat"] in winners)):
+                        found.append(f"hand of seat {p['seat']} in {msg['type']}")
+            if me is None and "drawn" in node:
+                found.append("drawn tile shown to a spectator")
+            if me is None and node.get("legal_actions"):
+                found.append("legal actions shown to a spectator")
+    return found
+
+
+def test_spectator_and_player_never_see_concealed_tiles(
+    client: TestClient, player_factory: Any
+) -> None:
+    with client.websocket_connect("/ws") as ws1, client.websocket_connect("/ws") as ws2:
+        player, watcher = player_factory(ws1), player_factory(ws2)
+        player.recv()
+        watcher.recv()
+        code = player.create(
+            "jiaxing",
+            options={"hands": 2},
+            seats=[{"kind": "bot"}, {"kind": "bot"}, {"kind": "person"}, {"kind": "bot"}],
+        )
+        watcher.send({"type": "join", "code": code})
+        watcher.until("snapshot")
+        player.take(2, "p")
+        player.play_to("match_end")
+        watcher.until("match_end")
+        assert any(m["type"] == "update" for m in watcher.log)
+        private = [
+            e
+            for m in watcher.log
+            if m["type"] == "update"
+            for e in m["events"]
+            if e["type"] in PRIVATE_TYPES
+        ]
+        assert private, "the spectator saw no draws at all"
+        for msg in watcher.log:
+            assert leaks(msg, None) == [], msg
+            assert msg["type"] != "seated"
+        for msg in player.log:
+            assert leaks(msg, 2) == [], msg
+        own_draws = [
+            e
+            for m in player.log
+            if m["type"] == "update"
+            for e in m["events"]
+            if e["type"] == "draw" and e["seat"] == 2
+        ]
+        assert own_draws and all("tile" in e for e in own_draws)
+
+
+def test_leak_checker_catches_a_leak() -> None:
+    msg = {
+        "type": "update",
+        "events": [{"type": "draw", "seat": 1, "tile": "5m"}],
+        "state": {"phase": "act", "players": [{"seat": 1, "hand": "123m"}]},
+    }
+    assert len(leaks(msg, None)) == 2
+    assert leaks(msg, 1) == []

@@ -1,0 +1,54 @@
+"""Rate limits: room creation per client address and messages per connection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from paiju.server.timers import TokenBucket
+
+
+def test_token_bucket_refills_at_its_rate() -> None:
+    bucket = TokenBucket(rate=2.0, burst=3.0, stamp=0.0)
+    assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
+    assert bucket.take(0.4) is False
+    assert bucket.take(0.5) is True
+    assert bucket.take(10.0) is True
+    assert bucket.tokens == pytest.approx(2.0)
+
+
+def test_room_creation_is_rate_limited_per_address(make_app: Any, player_factory: Any) -> None:
+    app = make_app(create_rate=0.001, create_burst=3)
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        p = player_factory(ws)
+        p.recv()
+        for _ in range(3):
+            p.create("jiaxing")
+        p.send({"type": "create_room", "variant": "jiaxing"})
+        assert p.until("error")["code"] == "rate_limited"
+        # a second connection from the same address shares the limit
+        with client.websocket_connect("/ws") as ws2:
+            q = player_factory(ws2)
+            q.recv()
+            q.send({"type": "create_room", "variant": "jiaxing"})
+            assert q.until("error")["code"] == "rate_limited"
+        assert len(app.state.manager.rooms) == 3
+
+
+def test_messages_are_rate_limited_per_connection(make_app: Any, player_factory: Any) -> None:
+    app = make_app(message_rate=0.001, message_burst=5)
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        p = player_factory(ws)
+        p.recv()
+        for _ in range(5):
+            p.send({"type": "ping"})
+            assert p.until("pong", "error")["type"] == "pong"
+        p.send({"type": "ping"})
+        assert p.until("pong", "error")["code"] == "rate_limited"
+        with client.websocket_connect("/ws") as ws2:
+            q = player_factory(ws2)
+            q.recv()
+            q.send({"type": "ping"})
+            assert q.until("pong", "error")["type"] == "pong"
