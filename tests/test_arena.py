@@ -53,7 +53,7 @@ def test_summary_arithmetic() -> None:
 
 
 def test_every_slot_plays_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
-    import paiju.bots.strong as strong
+    from paiju.bots import strong
 
     real = strong.make_player
     made: list[int] = []

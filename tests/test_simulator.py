@@ -49,9 +49,7 @@ def stable(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_summary_keys_and_consistency() -> None:
-    summary = simulate(
-        "jiaxing", games=3, bots=BOTS, seed=7, options=OPTIONS, progress=False
-    )
+    summary = simulate("jiaxing", games=3, bots=BOTS, seed=7, options=OPTIONS, progress=False)
     assert set(summary) == KEYS
     assert summary["games"] == 3 and summary["hands"] == 9
     wins = summary["wins"]
@@ -80,7 +78,12 @@ def test_out_dir_holds_summary_records_and_charts(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "run"
     summary = simulate(
-        "jiaxing", games=2, bots=BOTS, seed=1, options=OPTIONS, out_dir=str(out),
+        "jiaxing",
+        games=2,
+        bots=BOTS,
+        seed=1,
+        options=OPTIONS,
+        out_dir=str(out),
         progress=False,
     )
     on_disk = json.loads((out / "summary.json").read_text(encoding="utf-8"))
@@ -107,8 +110,13 @@ def test_charts_are_skipped_without_matplotlib(
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     log = io.StringIO()
     summary = simulate(
-        "jiaxing", games=1, bots=["random"] * 4, options=OPTIONS, out_dir=str(tmp_path),
-        progress=False, log=log,
+        "jiaxing",
+        games=1,
+        bots=["random"] * 4,
+        options=OPTIONS,
+        out_dir=str(tmp_path),
+        progress=False,
+        log=log,
     )
     assert summary["charts"] == [] and "matplotlib" in log.getvalue()
     assert (tmp_path / "summary.json").exists() and not (tmp_path / "items.png").exists()

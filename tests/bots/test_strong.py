@@ -10,8 +10,8 @@ from paiju.bots import GreedyBot
 from paiju.bots.strong import (
     StrongBot,
     determinize_mahjong,
-    make_player,
     mahjong_candidates,
+    make_player,
     unseen_tiles,
 )
 from paiju.engine import actions as A
@@ -74,7 +74,9 @@ def test_strong_plays_only_legal_actions() -> None:
         strong = StrongBot(seed, rollouts=2, candidates=3)
         seen: list[int] = []
 
-        def checked(h: MahjongHand, seat: int) -> int:
+        def checked(
+            h: MahjongHand, seat: int, strong: StrongBot = strong, seen: list[int] = seen
+        ) -> int:
             legal = h.legal_actions(seat)
             action = strong(h, seat)
             assert action in legal
