@@ -140,8 +140,11 @@ class Player:
             if msg["type"] == "error":
                 raise AssertionError(f"unexpected error {msg}")
 
-    def play_to(self, stop: str) -> dict[str, Any]:
-        """Answer every decision with a simple choice until a message of type ``stop``."""
+    def play_to(self, stop: str, pending: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Answer every decision with a simple choice until a message of type ``stop``;
+        ``pending``: a message already received that may ask for a decision."""
+        if pending is not None and pending.get("legal"):
+            self.send({"type": "act", "action": choose(pending), "turn": pending["turn"]})
         while True:
             msg = self.recv()
             if msg["type"] == stop:

@@ -79,14 +79,12 @@ class GameSession:
 
     @property
     def between_hands(self) -> bool:
-        """The last hand is settled and the next one not dealt yet."""
-        return not self.finished and (self.hand is None or self.hand_over)
+        """The last hand is settled (or none was dealt) and the next one not dealt yet."""
+        return not self.finished and self.hand is None
 
     def start_hand(self) -> Step:
         if not self.between_hands:
-            raise IllegalActionError("a hand is in progress")
-        if self.hand is not None and self.hand.is_over:
-            raise IllegalActionError("the last hand has not been ended")
+            raise IllegalActionError("a hand is in progress or the match is over")
         hand = self.match.new_hand()
         self.hand = hand
         self.held = {}

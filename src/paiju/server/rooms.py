@@ -334,7 +334,7 @@ class Room:
 
     def _start_hand(self) -> None:
         session = self.session
-        if session is None or not session.between_hands or session.hand is not None:
+        if session is None or not session.between_hands:
             return
         step = session.start_hand()
         self._publish(step)
@@ -355,6 +355,9 @@ class Room:
             info["dealer"] = session.hand.dealer if session.hand is not None else None
             for conn in self.connections():
                 conn.send(info)
+        if not session.hand_over:
+            # clocks first, so that the update shows the deadlines it starts
+            self._arm()
         spectator_msg: dict[str, Any] | None = None
         for conn in self.connections():
             if conn.seat is None:
@@ -365,8 +368,6 @@ class Room:
                 conn.send(self._update(step, conn.seat))
         if session.hand_over:
             self._finish_hand()
-            return
-        self._arm()
 
     def _update(self, step: Step, seat: int | None) -> dict[str, Any]:
         msg = {"type": "update", "events": events_for(step.events, seat)}
