@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest pgtest bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,7 +32,11 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest
 
-test: lint typecheck pytest
+# the storage tests once more on a throwaway PostgreSQL (about 5 s)
+pgtest: $(STAMP)
+	scripts/postgres-test.sh
+
+test: lint typecheck pytest pgtest
 
 bench: $(STAMP)
 	$(BIN)/paiju bench

@@ -13,13 +13,13 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
-from fastapi import FastAPI  # noqa: E402
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
 
-from paiju.server.app import create_app  # noqa: E402
-from paiju.server.rooms import ServerConfig  # noqa: E402
-from paiju.server.storage import metadata  # noqa: E402
-from paiju.server.timers import Clock  # noqa: E402
+from paiju.server.app import create_app
+from paiju.server.rooms import ServerConfig
+from paiju.server.storage import metadata
+from paiju.server.timers import Clock
 
 POSTGRES_URL = os.environ.get("PAIJU_TEST_POSTGRES_URL")
 
@@ -70,9 +70,7 @@ AppFactory = Callable[..., FastAPI]
 
 @pytest.fixture
 def make_app(sqlite_url: str) -> AppFactory:
-    def build(
-        url: str | None = None, clock: Clock | None = None, **config: Any
-    ) -> FastAPI:
+    def build(url: str | None = None, clock: Clock | None = None, **config: Any) -> FastAPI:
         return create_app(url or sqlite_url, fast_config(**config), clock, static_dir="/none")
 
     return build

@@ -47,7 +47,9 @@ def test_session_lines_equal_record_match(variant: str, seed: int) -> None:
     if variant not in flows():
         pytest.skip(f"{variant} is not registered")
     flow, options, bots = _setup(variant, seed)
-    expected = record_match(Match(flow, options, seed, n_seats=flow.n_seats), bots, ["a"] * flow.n_seats)
+    expected = record_match(
+        Match(flow, options, seed, n_seats=flow.n_seats), bots, ["a"] * flow.n_seats
+    )
     flow, options, bots = _setup(variant, seed)
     session = GameSession(flow, options, seed, ["a"] * flow.n_seats)
     _drive(session, bots, None, 99)

@@ -19,25 +19,35 @@ def _walk(obj: Any) -> Any:
             yield from _walk(value)
 
 
+def _winners(msg: dict[str, Any]) -> set[int]:
+    """Seats that won in ``msg`` (their hands are shown to everyone at the end)."""
+    found = set(msg.get("winners") or [])
+    for node in _walk(msg):
+        if isinstance(node, dict) and node.get("type") == "win":
+            found.update(node.get("winners") or [])
+    return found
+
+
 def leaks(msg: dict[str, Any], me: int | None) -> list[str]:
     """Every place in ``msg`` where a tile hidden from ``me`` (None: spectator) shows."""
     found = []
+    winners = _winners(msg)
     for node in _walk(msg):
         if not isinstance(node, dict):
             continue
-        for key in ("seed", "wall"):
-            if key in node:
-                found.append(f"{key} in {msg['type']}")
+        found.extend(f"{key} in {msg['type']}" for key in ("seed", "wall") if key in node)
         etype = node.get("type")
-        if etype in PRIVATE_TYPES and node.get("seat") != me:
-            if "tile" in node or isinstance(node.get("tiles"), str):
-                found.append(f"{etype} of seat {node.get('seat')} shows tiles")
+        hidden = etype in PRIVATE_TYPES and node.get("seat") != me
+        if hidden and ("tile" in node or isinstance(node.get("tiles"), str)):
+            found.append(f"{etype} of seat {node.get('seat')} shows tiles")
         if "players" in node:
-            winners = node.get("winners") or []
-            for p in node["players"]:
-                if p["seat"] != me and "hand" in p:
-                    if not (node.get("phase") == "end" and (not winners or p["seat"] in winners)):
-                        found.append(f"hand of seat {p['seat']} in {msg['type']}")
+            found.extend(
+                f"hand of seat {p['seat']} in {msg['type']}"
+                for p in node["players"]
+                if p["seat"] != me
+                and "hand" in p
+                and not (node.get("phase") == "end" and p["seat"] in winners)
+            )
             if me is None and "drawn" in node:
                 found.append("drawn tile shown to a spectator")
             if me is None and node.get("legal_actions"):

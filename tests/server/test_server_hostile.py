@@ -130,9 +130,16 @@ def test_messages_before_joining_a_room(client: TestClient, player_factory: Any)
             ({"type": "take_seat", "seat": 0}, "no_room"),
             ({"type": "create_room", "variant": "chess"}, "bad_variant"),
             ({"type": "create_room", "variant": "jiaxing", "options": {"bogus": 1}}, "bad_options"),
-            ({"type": "create_room", "variant": "jiaxing", "seats": [{"kind": "bot"}]}, "bad_seats"),
             (
-                {"type": "create_room", "variant": "jiaxing", "seats": [{"kind": "bot", "level": "god"}] * 4},
+                {"type": "create_room", "variant": "jiaxing", "seats": [{"kind": "bot"}]},
+                "bad_seats",
+            ),
+            (
+                {
+                    "type": "create_room",
+                    "variant": "jiaxing",
+                    "seats": [{"kind": "bot", "level": "god"}] * 4,
+                },
                 "bad_bot",
             ),
             ({"type": "take_seat", "seat": 0, "name": "<script>"}, "bad_message"),

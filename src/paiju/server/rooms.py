@@ -370,7 +370,7 @@ class Room:
             self._finish_hand()
 
     def _update(self, step: Step, seat: int | None) -> dict[str, Any]:
-        msg = {"type": "update", "events": events_for(step.events, seat)}
+        msg: dict[str, Any] = {"type": "update", "events": events_for(step.events, seat)}
         msg.update(self._game_state(seat))
         # the update carries its own events; the view's recent-events tail would repeat them
         msg["state"].pop("events", None)

@@ -1,0 +1,151 @@
+"""Storage: every line is logged; a restarted server resumes unfinished tables from the log.
+
+Runs on SQLite always and on PostgreSQL when PAIJU_TEST_POSTGRES_URL is set
+(scripts/postgres-test.sh starts a throwaway cluster and sets it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import delete, func, select
+
+from paiju.engine.record import replay
+from paiju.server.storage import Storage, database_url, game_events
+
+
+def _without_events(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "events"}
+
+
+def _start_and_play(
+    app: Any, player_factory: Any, decisions: int
+) -> tuple[str, str, dict[str, Any]]:
+    """Seat a person with three bots, make ``decisions`` decisions, return the table as the
+    person then sees it (code, token, snapshot)."""
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        p = player_factory(ws)
+        p.recv()
+        code = p.create("jiaxing", options={"hands": 2})
+        p.take(0, "甲")
+        for _ in range(decisions):
+            p.act_once()
+        while True:
+            msg = p.recv()
+            if msg["type"] == "update" and msg["legal"]:
+                break
+        p.send({"type": "join", "code": code})
+        snap = p.until("snapshot")
+        assert p.token is not None
+        return code, p.token, snap
+
+
+def test_restart_resumes_the_table_exactly(make_app: Any, player_factory: Any, db_url: str) -> None:
+    code, token, before = _start_and_play(make_app(db_url), player_factory, 3)
+    app = make_app(db_url)
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        assert code in app.state.manager.rooms
+        p = player_factory(ws)
+        p.recv()
+        p.send({"type": "reconnect", "token": token})
+        after = p.until("snapshot")
+        for key in ("turn", "hand", "legal", "to_act", "match", "seat"):
+            assert after[key] == before[key], key
+        assert after["state"] == before["state"]
+        assert after["room"]["code"] == code and after["room"]["status"] == "playing"
+        end = p.play_to("match_end", after)
+        record = client.get(f"/api/games/{end['game_id']}/record")
+        lines = [json.loads(line) for line in record.text.splitlines()]
+        result = replay(lines)
+        assert result.ok, result.message
+        assert result.hands == 2
+
+
+def test_every_line_is_stored_as_it_happens(
+    make_app: Any, player_factory: Any, db_url: str
+) -> None:
+    app = make_app(db_url)
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        p = player_factory(ws)
+        p.recv()
+        code = p.create("jiaxing", options={"hands": 1})
+        p.take(0)
+        p.act_once()
+        p.until("update")
+        room = app.state.manager.rooms[code]
+        storage: Storage = app.state.storage
+        client.portal.call(storage.flush)
+        stored = client.portal.call(storage.lines, room.game_id)
+        assert stored == room.session.lines
+        games = client.get("/api/games?status=playing").json()
+        assert [g["id"] for g in games] == [room.game_id]
+        assert client.get(f"/api/games/{room.game_id}/record").status_code == 409
+
+
+def test_restart_regenerates_lines_lost_before_the_flush(
+    make_app: Any, player_factory: Any, db_url: str
+) -> None:
+    code, token, before = _start_and_play(make_app(db_url), player_factory, 2)
+
+    async def drop_tail() -> int:
+        storage = Storage(db_url)
+        await storage.start()
+        assert storage.engine is not None
+        async with storage.engine.begin() as conn:
+            top = (await conn.execute(select(func.max(game_events.c.seq)))).scalar_one()
+            # lose the last few lines, as a crash between play and flush would
+            await conn.execute(delete(game_events).where(game_events.c.seq > top - 3))
+        await storage.close()
+        return int(top)
+
+    top = asyncio.run(drop_tail())
+    app = make_app(db_url)
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        room = app.state.manager.rooms[code]
+        client.portal.call(app.state.storage.flush)
+        stored = client.portal.call(app.state.storage.lines, room.game_id)
+        assert len(stored) >= top + 1
+        assert stored == room.session.lines
+        p = player_factory(ws)
+        p.recv()
+        p.send({"type": "reconnect", "token": token})
+        after = p.until("snapshot")
+        assert after["state"]["players"][0]["hand"] == before["state"]["players"][0]["hand"]
+
+
+def test_a_damaged_log_marks_the_game_broken_and_the_server_still_starts(
+    make_app: Any, player_factory: Any, db_url: str
+) -> None:
+    code, _token, _ = _start_and_play(make_app(db_url), player_factory, 1)
+
+    async def tamper() -> None:
+        storage = Storage(db_url)
+        await storage.start()
+        assert storage.engine is not None
+        async with storage.engine.begin() as conn:
+            rows = (await conn.execute(select(game_events.c.seq, game_events.c.payload))).all()
+            seq, payload = next((s, p) for s, p in rows if p.get("type") == "action")
+            payload = {**payload, "action": "zimo"}
+            await conn.execute(
+                game_events.update().where(game_events.c.seq == seq).values(payload=payload)
+            )
+        await storage.close()
+
+    asyncio.run(tamper())
+    app = make_app(db_url)
+    with TestClient(app) as client:
+        assert code not in app.state.manager.rooms
+        games = client.get("/api/games?status=broken").json()
+        assert len(games) == 1 and "line" in games[0]["result"]["error"]
+
+
+def test_database_url_adds_async_drivers(monkeypatch: Any) -> None:
+    monkeypatch.delenv("PAIJU_DATABASE_URL", raising=False)
+    assert database_url() == "sqlite+aiosqlite:///data/paiju.db"
+    assert database_url("postgresql://u@h/db") == "postgresql+asyncpg://u@h/db"
+    assert database_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+    monkeypatch.setenv("PAIJU_DATABASE_URL", "postgres://h/d")
+    assert database_url() == "postgresql+asyncpg://h/d"
