@@ -67,20 +67,52 @@ def test_every_slot_plays_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
         def decide(hand: object, seat: int) -> int:
             if rotation < 4:  # the replay below makes more players
                 sat[rotation].add((slot, seat))
-            return bot(hand, seat)  # type: ignore[no-any-return]
+            return bot(hand, seat)
 
         return decide
 
     monkeypatch.setattr(strong, "make_player", spy)
     task = DealTask("jiaxing", {}, ("greedy", "random", "random", "random"), 12345)
-    points = play_deal(task)
+    points, control = play_deal(task)
+    assert control == []
     assert len(points) == 4 and all(len(r) == 4 and sum(r) == 0 for r in points)
     # rotation r puts slot i in seat (i + r) mod 4
     for r, seen in enumerate(sat):
         assert seen <= {(i, (i + r) % 4) for i in range(4)}
         assert (0, r) in seen
     # the same deal with the same bots plays out the same way
-    assert play_deal(task) == points
+    assert play_deal(task)[0] == points
+
+
+def test_control_replays_each_slot_replaced() -> None:
+    task = DealTask("jiaxing", {}, ("greedy", "random", "random", "random"), 777, control="random")
+    points, control = play_deal(task)
+    assert len(control) == 4 and all(len(c) == 4 for c in control)
+    # a random slot replaced by random: the very game that was played
+    for i in (1, 2, 3):
+        assert control[i] == [points[r][i] for r in range(4)]
+    # the greedy slot replaced: an all-random game with the same seeds, whatever greedy did
+    all_random = DealTask("jiaxing", {}, ("random",) * 4, 777)
+    assert control[0] == [rot[0] for rot in play_deal(all_random)[0]]
+    report = summarize(task.bots, [points], [control], "random")
+    assert report["control"] == "random"
+    random_row = report["bots"][1]
+    assert random_row["advantage"]["mean"] == 0
+
+
+def test_advantage_arithmetic() -> None:
+    points = [[[4, -4], [2, -2]], [[0, 0], [6, -6]], [[-2, 2], [2, -2]]]
+    control = [[[1, 1], [0, 0]], [[0, 0], [0, 0]], [[1, -1], [0, 0]]]
+    report = summarize(["a", "b"], points, control, "b")
+    gains = [(4 - 1 + 2 - 1) / 2, (0 + 6) / 2, (-2 - 1 + 2 + 1) / 2]
+    adv = report["bots"][0]["advantage"]
+    assert adv["mean"] == pytest.approx(statistics.fmean(gains), abs=1e-4)
+    half = 4.303 * statistics.stdev(gains) / math.sqrt(3)
+    assert adv["ci95"] == pytest.approx([adv["mean"] - half, adv["mean"] + half], abs=1e-3)
+    assert adv["significant"] == (adv["ci95"][0] > 0)
+    assert "a in place of b" in format_table(
+        {"variant": "x", "deals": 3, "lineup": ["a", "b"], "hands": 6, "seed": 0, **report}
+    )
 
 
 def test_arena_report_shape() -> None:
@@ -125,6 +157,7 @@ def test_arena_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         (["--deals", "1"], "--deals"),
         (["--options", '{"nope": 1}'], "nope"),
         (["--budget", "0"], "--budget"),
+        (["--control", "nobody"], "nobody"),
     ],
 )
 def test_arena_cli_errors(

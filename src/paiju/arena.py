@@ -37,6 +37,7 @@ class DealTask:
     deal_seed: int
     dealer: int = 0
     budget: float | None = None
+    control: str | None = None
 
 
 def deal_seeds(seed: int, deals: int) -> list[int]:
@@ -50,29 +51,51 @@ def bot_seed(deal_seed: int, rotation: int, slot: int) -> int:
     return (deal_seed * 131 + rotation * 17 + slot) % (1 << 62)
 
 
-def play_deal(task: DealTask) -> list[list[int]]:
-    """Play ``task``'s deal once per rotation; ``points[r][i]``: slot ``i``'s net points in
-    rotation ``r``."""
+def _play_rotation(
+    task: DealTask, names: Sequence[str], rotation: int, options: Any, flow: Any
+) -> list[int]:
     from paiju.bots.strong import make_player
     from paiju.engine.match import play_hand
+
+    n = len(names)
+    players: list[Any] = [None] * n
+    for i, name in enumerate(names):
+        players[(i + rotation) % n] = make_player(
+            name, bot_seed(task.deal_seed, rotation, i), task.variant, budget=task.budget
+        )
+    hand = flow.new_hand(options, seed=task.deal_seed, dealer=task.dealer, carry={})
+    play_hand(hand, players)
+    net = hand.net()
+    return [net[(i + rotation) % n] for i in range(n)]
+
+
+def play_deal(task: DealTask) -> tuple[list[list[int]], list[list[list[int]]]]:
+    """Play ``task``'s deal once per rotation: ``points[r][i]`` is slot ``i``'s net
+    points in rotation ``r``. With a control bot, also ``control[r][i]``: the same
+    rotation with slot ``i`` alone replaced by the control (every other slot, and every
+    seed, as in the real game), listed per slot ``i`` as ``control[i][r]``."""
     from paiju.variants.base import options_from_mapping
     from paiju.variants.registry import flows
 
     flow = flows()[task.variant]
     options = options_from_mapping(flow.options_type, task.options)
     n = len(task.bots)
-    out = []
-    for r in range(n):
-        players: list[Any] = [None] * n
-        for i, name in enumerate(task.bots):
-            players[(i + r) % n] = make_player(
-                name, bot_seed(task.deal_seed, r, i), task.variant, budget=task.budget
-            )
-        hand = flow.new_hand(options, seed=task.deal_seed, dealer=task.dealer, carry={})
-        play_hand(hand, players)
-        net = hand.net()
-        out.append([net[(i + r) % n] for i in range(n)])
-    return out
+    points = [_play_rotation(task, task.bots, r, options, flow) for r in range(n)]
+    control: list[list[list[int]]] = []
+    if task.control is not None:
+        cache: dict[tuple[str, ...], list[list[int]]] = {}
+        for i in range(n):
+            names = list(task.bots)
+            names[i] = task.control
+            key = tuple(names)
+            if key not in cache:
+                cache[key] = (
+                    points
+                    if key == task.bots
+                    else [_play_rotation(task, names, r, options, flow) for r in range(n)]
+                )
+            control.append([cache[key][r][i] for r in range(n)])
+    return points, control
 
 
 def _interval(values: Sequence[float]) -> dict[str, Any]:
@@ -86,30 +109,52 @@ def _interval(values: Sequence[float]) -> dict[str, Any]:
     }
 
 
-def summarize(bots: Sequence[str], points: Sequence[Sequence[Sequence[int]]]) -> dict[str, Any]:
-    """Per-bot means with intervals and the paired comparisons, from ``points[d][r][i]``."""
+def _significance(row: dict[str, Any], above: str, below: str | None) -> None:
+    ci = row["ci95"]
+    row["significant"] = ci is not None and (ci[0] > 0 or ci[1] < 0)
+    row["better"] = (above if row["mean"] > 0 else below) if row["significant"] else None
+
+
+def summarize(
+    bots: Sequence[str],
+    points: Sequence[Sequence[Sequence[int]]],
+    control: Sequence[Sequence[Sequence[int]]] | None = None,
+    control_name: str | None = None,
+) -> dict[str, Any]:
+    """Per-bot means with intervals and the paired comparisons, from ``points[d][r][i]``;
+    with ``control[d][i][r]`` (see :func:`play_deal`) also each bot's advantage over the
+    control bot in its place."""
     names = list(dict.fromkeys(bots))
+    slots = {name: [i for i, b in enumerate(bots) if b == name] for name in names}
     per_deal: dict[str, list[float]] = {name: [] for name in names}
     for deal in points:
         for name in names:
-            slots = [i for i, b in enumerate(bots) if b == name]
-            values = [rot[i] for rot in deal for i in slots]
+            values = [rot[i] for rot in deal for i in slots[name]]
             per_deal[name].append(sum(values) / len(values))
     table = []
     for name in names:
-        row: dict[str, Any] = {"bot": name, "seats": sum(1 for b in bots if b == name)}
+        row: dict[str, Any] = {"bot": name, "seats": len(slots[name])}
         row.update(_interval(per_deal[name]))
+        if control:
+            gains = []
+            for deal, ctrl in zip(points, control, strict=True):
+                diffs = [deal[r][i] - ctrl[i][r] for i in slots[name] for r in range(len(deal))]
+                gains.append(sum(diffs) / len(diffs))
+            adv: dict[str, Any] = _interval(gains)
+            _significance(adv, name, control_name)
+            row["advantage"] = adv
         table.append(row)
     pairs = []
     for a_i, a in enumerate(names):
         for b in names[a_i + 1 :]:
             diffs = [x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)]
             pair: dict[str, Any] = {"a": a, "b": b, **_interval(diffs)}
-            ci = pair["ci95"]
-            pair["significant"] = ci is not None and (ci[0] > 0 or ci[1] < 0)
-            pair["better"] = (a if pair["mean"] > 0 else b) if pair["significant"] else None
+            _significance(pair, a, b)
             pairs.append(pair)
-    return {"bots": table, "pairs": pairs}
+    out: dict[str, Any] = {"bots": table, "pairs": pairs}
+    if control_name is not None:
+        out["control"] = control_name
+    return out
 
 
 def arena(
@@ -122,10 +167,13 @@ def arena(
     workers: int = 1,
     executor: Executor | None = None,
     budget: float | None = None,
+    control: str | None = None,
     progress: bool = True,
     log: IO[str] | None = None,
 ) -> dict[str, Any]:
-    """Run the duplicate evaluation and return its report (plain JSON data)."""
+    """Run the duplicate evaluation and return its report (plain JSON data). ``control``:
+    also replay every rotation with each slot in turn replaced by this bot, for each
+    bot's advantage over it (see :func:`summarize`)."""
     from paiju.variants.registry import flows
 
     flow = flows().get(variant)
@@ -141,7 +189,9 @@ def arena(
     if deals < 2:
         raise ValueError(f"--deals must be at least 2 for an interval, not {deals}")
     seeds = deal_seeds(seed, deals)
-    tasks = [DealTask(variant, dict(options or {}), tuple(bots), s, 0, budget) for s in seeds]
+    tasks = [
+        DealTask(variant, dict(options or {}), tuple(bots), s, 0, budget, control) for s in seeds
+    ]
     own = executor is None
     pool = executor if executor is not None else make_executor(workers)
     bar = (
@@ -151,7 +201,7 @@ def arena(
     )
     start = time.perf_counter()
     try:
-        points = run_ordered(pool, play_deal, tasks, bar)
+        played = run_ordered(pool, play_deal, tasks, bar)
     finally:
         if own:
             pool.shutdown(cancel_futures=True)
@@ -165,7 +215,9 @@ def arena(
         "budget": budget,
         "seconds": round(elapsed, 3),
     }
-    report.update(summarize(bots, points))
+    points = [p for p, _ in played]
+    controls = [c for _, c in played] if control is not None else None
+    report.update(summarize(bots, points, controls, control))
     return report
 
 
@@ -180,6 +232,16 @@ def format_table(report: dict[str, Any]) -> str:
         ci = row["ci95"]
         ci_text = f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "n/a"
         lines.append(f"{row['bot']:<10} {row['seats']:>5} {row['mean']:>+10.3f}   {ci_text}")
+    for row in report["bots"]:
+        adv = row.get("advantage")
+        if adv is not None and row["bot"] != report.get("control"):
+            ci = adv["ci95"]
+            ci_text = f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "n/a"
+            verdict = f"{adv['better']} better (95%)" if adv["significant"] else "not significant"
+            lines.append(
+                f"{row['bot']} in place of {report['control']}: {adv['mean']:+.3f} per hand "
+                f"{ci_text}  {verdict}"
+            )
     for row in report["pairs"]:
         ci = row["ci95"]
         ci_text = f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "n/a"

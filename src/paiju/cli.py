@@ -132,6 +132,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     try:
         options = _options(flow, args.options)
         names = _bot_names(args.bots, _seats(flow, options))
+        if args.control is not None:
+            _bot_names(args.control, 1)
         if args.budget is not None and args.budget <= 0:
             raise ValueError(f"--budget must be positive, not {args.budget}")
         report = arena(
@@ -142,6 +144,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             options=options,
             workers=args.workers,
             budget=args.budget,
+            control=args.control,
             progress=not args.quiet,
         )
     except (ValueError, OptionError) as exc:
@@ -282,6 +285,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", default="", help="rule options as a JSON object")
     p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
     p.add_argument("--budget", type=float, help="seconds per decision for strong bots")
+    p.add_argument(
+        "--control",
+        metavar="BOT",
+        help="also replay each deal with each slot replaced by BOT: advantage over it",
+    )
     p.add_argument("--json", metavar="FILE", help="write the JSON report here ('-': stdout)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_arena)

@@ -46,6 +46,8 @@ DEFAULT_MARGIN = 1.0
 search only overrides greedy where the samples say so clearly, so few samples never make
 the bot worse than greedy by chasing noise."""
 
+SELF_GREEDY = False
+
 MIN_SAMPLES = 4
 """Samples taken even when the budget is already spent (a slow machine still searches)."""
 
@@ -135,23 +137,48 @@ def _take_random(avail: list[int], n: int, rng: random.Random) -> list[int]:
     return out
 
 
+def discard_weights(discards: Sequence[int]) -> list[float]:
+    """How likely a seat still holds each kind, relative to 1, judging by its discards: a
+    player lets go of what it does not need, so the kinds it threw and their close
+    neighbours are less likely to be in its sets (or its wait)."""
+    w = [1.0] * 34
+    for d in set(discards):
+        w[d] *= 0.3
+        if d < 27:
+            pos = d % 9
+            for off, f in ((-2, 0.8), (-1, 0.6), (1, 0.6), (2, 0.8)):
+                if 0 <= pos + off < 9:
+                    w[d + off] *= f
+    return w
+
+
 def _shaped_hand(
-    avail: list[int], size: int, declared: int, target: int, rng: random.Random
+    avail: list[int],
+    size: int,
+    target: int,
+    rng: random.Random,
+    weights: Sequence[float] | None = None,
 ) -> list[int] | None:
     """``size`` tiles (3n + 1) from ``avail`` about ``target`` tiles from ready: a complete
     hand of random sets and a pair, one tile dropped, ``target`` tiles swapped for random
-    ones. None (``avail`` untouched) when the pool cannot make the sets."""
+    ones. A set is kept with the probability ``weights`` gives its least likely kind.
+    None (``avail`` untouched) when the pool cannot make the sets."""
     n_sets = (size - 1) // 3
     tiles: list[int] = []
+    chance = rng.random
     for _ in range(n_sets):
-        for _attempt in range(30):
+        for _attempt in range(40):
             k = rng.randrange(34)
-            if k < 27 and k % 9 <= 6 and rng.random() < 0.7:
+            if k < 27 and k % 9 <= 6 and chance() < 0.7:
                 if avail[k] and avail[k + 1] and avail[k + 2]:
                     group = [k, k + 1, k + 2]
-                    break
+                else:
+                    continue
             elif avail[k] >= 3:
                 group = [k, k, k]
+            else:
+                continue
+            if weights is None or chance() < min(weights[t] for t in group):
                 break
         else:
             break
@@ -159,9 +186,9 @@ def _shaped_hand(
             avail[t] -= 1
         tiles.extend(group)
     else:
-        for _attempt in range(30):
+        for _attempt in range(40):
             k = rng.randrange(34)
-            if avail[k] >= 2:
+            if avail[k] >= 2 and (weights is None or chance() < weights[k]):
                 avail[k] -= 2
                 tiles.extend((k, k))
                 break
@@ -210,7 +237,8 @@ def determinize_mahjong(
             declared = len(hand.melds[s])
             target = target_shanten(len(hand.discards[s]), declared, rng)
             if target < 3:
-                tiles = _shaped_hand(avail, size, declared, target, rng)
+                weights = discard_weights(hand.discards[s])
+                tiles = _shaped_hand(avail, size, target, rng, weights)
         if tiles is None:
             tiles = _take_random(avail, size, rng)
         for t in tiles:
@@ -489,7 +517,10 @@ class StrongBot:
             det = determinize(hand, seat, rng)
             seeds = [rng.getrandbits(32) for _ in range(n_seats)]
             for i, action in enumerate(cands):
-                values[i].append(self._rollout(det, seat, action, [policy(s) for s in seeds]))
+                players = [policy(s) for s in seeds]
+                if SELF_GREEDY:
+                    players[seat] = self._game_policy(seeds[seat])
+                values[i].append(self._rollout(det, seat, action, players))
             samples += 1
             if self.rollouts is not None:
                 if samples >= self.rollouts:
