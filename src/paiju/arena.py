@@ -11,6 +11,14 @@ deals with a 95% confidence interval (Student t over the per-deal scores, which 
 independent), and for each pair of bots the mean per-deal difference with its own
 interval (a paired comparison, tighter than the two intervals side by side): a pair is
 *significant* when that interval excludes zero.
+
+With a *control* bot (``--control greedy``) every rotation is also replayed with each
+slot in turn replaced by the control, every seed unchanged. A bot's *advantage* is its
+points minus the control's points in exactly its place (same deal, seat, opponents and
+their seeds). Where the two make the same choices the games are identical and the
+difference is exactly zero, so only the decisions where they differ add noise: a much
+tighter interval than comparing means across seats, for the price of one more game per
+rotation and slot that differs from the control.
 """
 
 from __future__ import annotations

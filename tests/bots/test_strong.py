@@ -182,3 +182,14 @@ def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         make_player("nobody")
     assert isinstance(make_player("strong", 1, budget=0.05), StrongBot)
+
+
+def test_bench_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from paiju.bench import main
+
+    assert main(["greedy_decisions"], repeats=1, quick=True) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["name"] == "greedy_decisions" and line["ours_per_s"] > 0
+    assert line["peer"] is None

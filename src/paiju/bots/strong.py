@@ -54,9 +54,13 @@ MIN_SAMPLES = 4
 Determinizer = Callable[[Any, int, random.Random], Any]
 
 
-def meld_tiles(meld: Meld) -> int:
-    """How many tiles a meld shows (three for a pong, four for any kong)."""
-    return meld.type.size
+def meld_tiles(meld: Meld) -> list[int]:
+    """The tiles a meld shows: a chow's run (from its lowest tile), or three or four
+    alike."""
+    tile = int(meld.tile)
+    if meld.type.value == "chi":
+        return [tile, tile + 1, tile + 2]
+    return [tile] * meld.type.size
 
 
 def unseen_tiles(hand: MahjongHand, seat: int) -> list[int]:
@@ -71,7 +75,8 @@ def unseen_tiles(hand: MahjongHand, seat: int) -> list[int]:
         left[k] -= n
     for s in range(len(hand.counts)):
         for m in hand.melds[s]:
-            left[m.tile] -= meld_tiles(m)
+            for t in meld_tiles(m):
+                left[t] -= 1
         for t in hand.discards[s]:
             left[t] -= 1
         for f in hand.flowers[s]:
@@ -298,9 +303,29 @@ def _claim_options(det: MahjongHand, s: int, tile: int) -> list[int]:
             opts.append(A.KONG)
     if det._can_take(s, tile, WinType.DISCARD):
         opts.append(A.HU)
+    next_seat = (det.claim_from + 1) % len(det.counts)
+    chow = getattr(det.rules, "chi", False) and s == next_seat
+    if chow and det.tail > det.head and not det.ready[s]:
+        opts.extend(_chi_options(det.counts[s], tile))
     if opts:
         opts.insert(0, A.PASS)
     return opts
+
+
+def _chi_options(counts: bytearray, tile: int) -> list[int]:
+    """The runs a discard completes (as the low, middle or high tile), as the engine
+    offers them to the next seat where a variant allows chow."""
+    if tile >= 27:
+        return []
+    rank = tile % 9
+    out = []
+    if rank <= 6 and counts[tile + 1] and counts[tile + 2]:
+        out.append(A.CHI_LOW)
+    if 1 <= rank <= 7 and counts[tile - 1] and counts[tile + 1]:
+        out.append(A.CHI_MID)
+    if rank >= 2 and counts[tile - 2] and counts[tile - 1]:
+        out.append(A.CHI_HIGH)
+    return out
 
 
 def _after(seat: int, n: int) -> list[int]:
