@@ -77,7 +77,7 @@ def _play_rotation(
     return [net[(i + rotation) % n] for i in range(n)]
 
 
-def play_deal(task: DealTask) -> tuple[list[list[int]], list[list[list[int]]]]:
+def play_deal(task: DealTask) -> tuple[list[list[int]], list[list[int]]]:
     """Play ``task``'s deal once per rotation: ``points[r][i]`` is slot ``i``'s net
     points in rotation ``r``. With a control bot, also ``control[r][i]``: the same
     rotation with slot ``i`` alone replaced by the control (every other slot, and every
@@ -89,7 +89,7 @@ def play_deal(task: DealTask) -> tuple[list[list[int]], list[list[list[int]]]]:
     options = options_from_mapping(flow.options_type, task.options)
     n = len(task.bots)
     points = [_play_rotation(task, task.bots, r, options, flow) for r in range(n)]
-    control: list[list[list[int]]] = []
+    control: list[list[int]] = []
     if task.control is not None:
         cache: dict[tuple[str, ...], list[list[int]]] = {}
         for i in range(n):
@@ -155,8 +155,8 @@ def summarize(
     pairs = []
     for a_i, a in enumerate(names):
         for b in names[a_i + 1 :]:
-            diffs = [x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)]
-            pair: dict[str, Any] = {"a": a, "b": b, **_interval(diffs)}
+            deltas = [x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)]
+            pair: dict[str, Any] = {"a": a, "b": b, **_interval(deltas)}
             _significance(pair, a, b)
             pairs.append(pair)
     out: dict[str, Any] = {"bots": table, "pairs": pairs}
