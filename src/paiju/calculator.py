@@ -131,7 +131,17 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
         except ValueError:
             raise InputError(f"{where}.type", f"unknown meld type {m.get('type')!r}") from None
         tiles = tiles_field(m, "tiles") if "tiles" in m else []
-        if not tiles or len(tiles) != mtype.size or len(set(tiles)) != 1:
+        if mtype is MeldType.CHI:
+            run = sorted(tiles)
+            if (
+                len(run) != 3
+                or not all(t.is_number for t in run)
+                or run[0].suit != run[2].suit
+                or [run[1] - run[0], run[2] - run[1]] != [1, 1]
+            ):
+                raise InputError(f"{where}.tiles", "a chi is three consecutive tiles of one suit")
+            tiles = run
+        elif not tiles or len(tiles) != mtype.size or len(set(tiles)) != 1:
             raise InputError(f"{where}.tiles", f"a {mtype.value} is {mtype.size} identical tiles")
         if tiles[0].is_flower:
             raise InputError(f"{where}.tiles", "flowers do not form melds")

@@ -101,6 +101,19 @@ class GreedyBot:
                 counts[tile] += take
                 if after < now:
                     return action
+        for action in (A.CHI_LOW, A.CHI_MID, A.CHI_HIGH):
+            if action in legal:
+                low = tile - (action - A.CHI_LOW)
+                used = [t for t in (low, low + 1, low + 2) if t != tile]
+                for t in used:
+                    counts[t] -= 1
+                after = min(
+                    _shanten_without(counts, k, declared + 1) for k in range(34) if counts[k]
+                )
+                for t in used:
+                    counts[t] += 1
+                if after < now:
+                    return action
         return A.PASS
 
 
@@ -124,7 +137,8 @@ def _unseen(hand: MahjongHand, seat: int) -> list[int]:
         for t in hand.discards[s]:
             seen[t] += 1
         for m in hand.melds[s]:
-            seen[m.tile] += 3 if m.type.value == "pong" else 4
+            for t in m.tiles:
+                seen[t] += 1
     return [max(0, 4 - n) for n in seen]
 
 

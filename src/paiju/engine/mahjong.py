@@ -56,6 +56,13 @@ class MahjongRules:
     ready_declaration: bool = False
     """天听: the dealer may declare ready with the first discard, the others right after
     the deal (phase ``DECLARE``); a declared hand is locked."""
+    chi: bool = False
+    """吃: the seat after the discarder may claim a run with the discard (Jiaxing JA3)."""
+    ready_anytime: bool = False
+    """报听: any discard that leaves the hand ready may declare it (Jiaxing JA20); the
+    hand is then locked like a 天听 hand."""
+    ready_flag: str = "ready_at_deal"
+    """The flag a declared winner's win carries (Taixing 天听 / Jiaxing 报听)."""
     odd_shapes: bool = False
     """The rules know complete hands the standard analyser does not (花胡, 风一色): the
     engine then asks :meth:`extra_complete` and :meth:`extra_waits` as well."""
@@ -305,7 +312,9 @@ class MahjongHand:
                     out.append(A.ADDED_KONG + m.tile)
         if self._can_complete(seat, bytes(c)) and self._win_allowed(seat, -1, WinType.SELF_DRAW):
             out.append(A.ZIMO)
-        if self._declare and seat == self.dealer and self.n_discards == 0 and not self.melds[seat]:
+        if self.rules.ready_anytime or (
+            self._declare and seat == self.dealer and self.n_discards == 0 and not self.melds[seat]
+        ):
             out.extend(self._ready_discards(seat))
         out.sort()
         return out
@@ -456,6 +465,8 @@ class MahjongHand:
                     opts.append(A.KONG)
             if self._can_take(s, tile, WinType.DISCARD):
                 opts.append(A.HU)
+            if self.rules.chi and s == (seat + 1) % 4 and wall_left and not self.ready[s]:
+                opts.extend(_chi_options(c, tile))
             if opts:
                 opts.insert(0, A.PASS)
                 pending[s] = opts
@@ -494,8 +505,31 @@ class MahjongHand:
             if act in (A.PONG, A.KONG):
                 self._claim_meld(s, act, tile, source)
                 return
+        for s, act in answers.items():
+            if A.CHI_LOW <= act <= A.CHI_HIGH:
+                self._claim_chi(s, act, tile, source)
+                return
         self.pending = {}
         self._next_turn(source)
+
+    def _claim_chi(self, seat: int, act: int, tile: int, source: int) -> None:
+        low = tile - (act - A.CHI_LOW)
+        self.any_claim = True
+        self.pending = {}
+        self.discards[source].pop()
+        c = self.counts[seat]
+        for t in (low, low + 1, low + 2):
+            if t != tile:
+                c[t] -= 1
+        self._waits[seat] = None
+        self.after_kong = -1
+        self.kong_chain = 0
+        self.chain_payer = None
+        self.current = seat
+        self.phase = ACT
+        self.drawn = -1
+        self.melds[seat].append(Meld(MeldType.CHI, Tile(low), source))
+        self.log.append(Event("chi", seat, tile, source, data={"low": str(Tile(low))}))
 
     def _claim_meld(self, seat: int, act: int, tile: int, source: int) -> None:
         self.any_claim = True
@@ -653,7 +687,7 @@ class MahjongHand:
         )
 
     def _flags(self, seat: int, how: WinType, source: int | None) -> list[str]:
-        flags = ["ready_at_deal"] if self.ready[seat] else []
+        flags = [self.rules.ready_flag] if self.ready[seat] else []
         wall_empty = self.tail - self.head <= self.rules.last_tile_window
         if how is WinType.SELF_DRAW:
             if self.last_draw_from_tail and self.kong_chain and self.drawn >= 0:
@@ -824,6 +858,21 @@ def arrange_wall(
         middle = len(pool) // 2
         pool[middle:middle] = spare
     return front + list(draws) + pool + list(reversed(tail))
+
+
+def _chi_options(counts: bytearray, tile: int) -> list[int]:
+    """Which runs ``tile`` completes with ``counts``: the discard as low, middle or high."""
+    if tile >= 27:
+        return []
+    rank = tile % 9
+    out = []
+    if rank <= 6 and counts[tile + 1] and counts[tile + 2]:
+        out.append(A.CHI_LOW)
+    if 1 <= rank <= 7 and counts[tile - 1] and counts[tile + 1]:
+        out.append(A.CHI_MID)
+    if rank >= 2 and counts[tile - 2] and counts[tile - 1]:
+        out.append(A.CHI_HIGH)
+    return out
 
 
 def _any_tile(counts: bytearray) -> int:

@@ -23,14 +23,17 @@ class MeldType(StrEnum):
     ADDED_KONG = "added_kong"
     """补杠 / 续杠: a pong upgraded with the fourth tile; ``source`` fed the pong."""
     CONCEALED_KONG = "concealed_kong"
+    CHI = "chi"
+    """吃: a run claimed from the seat before (only where a variant allows chow);
+    ``Meld.tile`` is its lowest tile."""
 
     @property
     def is_kong(self) -> bool:
-        return self is not MeldType.PONG
+        return self in _KONGS
 
     @property
     def size(self) -> int:
-        return 3 if self is MeldType.PONG else 4
+        return 4 if self in _KONGS else 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +46,21 @@ class Meld:
 
     @property
     def is_kong(self) -> bool:
-        return self.type is not MeldType.PONG
+        return self.type in _KONGS
 
     @property
     def exposed(self) -> bool:
         return self.type is not MeldType.CONCEALED_KONG
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The physical tiles of the meld (a chow's run, or four/three alike)."""
+        if self.type is MeldType.CHI:
+            return (self.tile, Tile(self.tile + 1), Tile(self.tile + 2))
+        return (self.tile,) * self.type.size
+
+
+_KONGS = frozenset({MeldType.KONG, MeldType.ADDED_KONG, MeldType.CONCEALED_KONG})
 
 
 class WinType(StrEnum):

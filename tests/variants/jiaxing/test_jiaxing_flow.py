@@ -344,3 +344,60 @@ def test_match_dealer_rotation_and_fisher_carry() -> None:
         keeps = prev.dealer in prev.winners or prev.exhausted
         assert (cur.dealer == prev.dealer) == keeps
     assert sum(match.totals()) == 0
+
+
+CHI_DEAL = [
+    "1347m147p258s1234z",
+    "45m258m369p147s5z6z",
+    "33m9m258p369s1567z",
+    "2468m2468p2468s7z",
+]
+
+
+def test_chi_is_off_by_default() -> None:
+    """JA3: no 吃 unless the option says so."""
+    hand = make_hand(CHI_DEAL)
+    act(hand, "d3m")
+    assert all(not (A.CHI_LOW <= a <= A.CHI_HIGH) for a in hand.legal_actions(1))
+
+
+def test_chi_option_lets_the_next_seat_claim_a_run() -> None:
+    """JA3 (b): with ``chi`` on, the seat after the discarder may chow; pong beats chow."""
+    hand = make_hand(CHI_DEAL, options=JiaxingOptions(chi=True))
+    act(hand, "d3m")
+    assert A.CHI_LOW in hand.legal_actions(1) and A.CHI_MID in hand.legal_actions(1)
+    assert not any(A.CHI_LOW <= a <= A.CHI_HIGH for a in hand.legal_actions(2))
+    act(hand, "chi0", 1)
+    act(hand, "pass", 2)
+    assert hand.melds[1] == [Meld(MeldType.CHI, parse_tiles("3m")[0], 0)]
+    assert hand.current == 1 and hand.drawn == -1
+    assert hand.fed[0][1] == 0  # a chow is not a 比 for 封胡
+    assert A.ZIMO not in hand.legal_actions(1)
+    pong_first = make_hand(CHI_DEAL, options=JiaxingOptions(chi=True))
+    act(pong_first, "d3m")
+    act(pong_first, "chi0", 1)
+    act(pong_first, "pong", 2)
+    assert pong_first.current == 2 and pong_first.melds[1] == []
+
+
+def test_ting_declaration_option_locks_the_hand_and_scores_ting_pai() -> None:
+    """JA20 / J22: 报听 +1; after declaring only the drawn tile may go (or a win)."""
+    deal = [
+        "123m456m789m11p55s7z",
+        "333m258m369p147s5z",
+        "69m258p369s11567z",
+        "2468m2468p2468s7z",
+    ]
+    plain = make_hand(deal)
+    assert all(a < A.TING for a in plain.legal_actions(0))
+    hand = make_hand(deal, draws="2z2z2z5s", options=JiaxingOptions(ting_declaration=True))
+    assert A.TING + tiles("7z")[0] in hand.legal_actions(0)
+    act(hand, "ting7z")
+    assert hand.ready[0]
+    for seat in (1, 2, 3):
+        assert hand.current == seat
+        act(hand, "d2z")
+    assert hand.current == 0 and hand.legal_actions(0) == [tiles("5s")[0], A.ZIMO]
+    act(hand, "zimo")
+    assert "declared_ready" in hand.win_info[0].flags
+    assert "ting_pai" in [i.id for i in hand.win_results[0].items]

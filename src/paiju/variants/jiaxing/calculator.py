@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from paiju.calculator import InputError, options_field, parse_mahjong_win
-from paiju.variants.base import MahjongWin, WinType, net
+from paiju.variants.base import MahjongWin, MeldType, WinType, net
 from paiju.variants.jiaxing.options import JiaxingOptions
 from paiju.variants.jiaxing.scoring import DECLARED_READY, score_win
 
@@ -84,6 +84,10 @@ def parse(obj: Mapping[str, Any]) -> tuple[MahjongWin, JiaxingOptions]:
         declared = True
         obj = {**obj, "flags": [f for f in flags if f != DECLARED_READY]}
     win = parse_mahjong_win(obj, flowers_allowed=False)
+    if not options.chi:
+        for i, meld in enumerate(win.melds):
+            if meld.type is MeldType.CHI:
+                raise InputError(f"melds[{i}].type", "chow (吃) needs the option chi")
     if declared:
         win = replace(win, flags=win.flags | {DECLARED_READY})
     _check_flags(win)

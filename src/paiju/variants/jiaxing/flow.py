@@ -28,6 +28,9 @@ class JiaxingRules(MahjongRules):
         self.max_winners = self.options.max_winners_per_discard
         # JA12 "最后一圈内": anywhere in the last go-round, i.e. three tiles or fewer left
         self.last_tile_window = 3 if self.options.hai_di == "last_round" else 0
+        self.chi = self.options.chi
+        self.ready_anytime = self.options.ting_declaration
+        self.ready_flag = scoring.DECLARED_READY
 
     def may_win(self, hand: MahjongHand, seat: int) -> bool:
         opts = self.options

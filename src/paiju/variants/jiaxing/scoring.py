@@ -47,7 +47,8 @@ def fed_counts(melds: Sequence[Meld]) -> dict[int, int]:
     """Sets each seat fed this hand's owner (碰, 明杠, 补杠 once; 暗杠 has no feeder)."""
     counts: dict[int, int] = {}
     for meld in melds:
-        if meld.source is not None:
+        # a chow is not a 比 (JA14 counts pongs and exposed kongs)
+        if meld.source is not None and meld.type is not MeldType.CHI:
             counts[meld.source] = counts.get(meld.source, 0) + 1
     return counts
 
@@ -65,7 +66,7 @@ def liable_feeder(melds: Sequence[Meld], options: JiaxingOptions) -> int | None:
     best: int | None = None
     for meld in melds:
         seat = meld.source
-        if seat is None or counts[seat] < options.feng_hu_threshold:
+        if seat is None or counts.get(seat, 0) < options.feng_hu_threshold:
             continue
         if best is None or counts[seat] > counts[best]:
             best = seat
@@ -216,7 +217,9 @@ def _shapes(win: MahjongWin, options: JiaxingOptions) -> list[str]:
     shapes: list[str] = []
     decompositions = MAHJONG.decompositions(win.concealed, len(win.melds))
     if decompositions:
-        triplets = any(d.all_triplets for d in decompositions)
+        triplets = any(d.all_triplets for d in decompositions) and not any(
+            m.type is MeldType.CHI for m in win.melds
+        )
         shapes.append("all_triplets" if triplets else "standard")
     if not win.melds and sum(win.concealed) == 14:
         counts = win.concealed

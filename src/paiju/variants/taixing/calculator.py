@@ -12,7 +12,7 @@ from typing import Any
 
 from paiju.calculator import InputError, options_field, parse_mahjong_win
 from paiju.components.tiles import N_PLAYING_KINDS
-from paiju.variants.base import MahjongWin, WinType, net
+from paiju.variants.base import MahjongWin, MeldType, WinType, net
 from paiju.variants.taixing.options import TaixingOptions
 from paiju.variants.taixing.scoring import score_win
 
@@ -40,6 +40,9 @@ def score_json(obj: Mapping[str, Any]) -> dict[str, Any]:
     """The output object for one decoded situation; raises InputError on bad input."""
     options = options_field(obj, TaixingOptions)
     win = parse_mahjong_win(obj, flowers_allowed=True)
+    for i, meld in enumerate(win.melds):
+        if meld.type is MeldType.CHI:
+            raise InputError(f"melds[{i}].type", "Taixing has no chow (不准吃, T4)")
     _check(win)
     result = score_win(win, options)
     if not result.valid:
