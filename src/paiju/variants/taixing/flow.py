@@ -184,4 +184,4 @@ class TaixingFlow:
         return hand.dealer in hand.winners, {"draw_streak": 0}
 
     def match_length(self, options: TaixingOptions) -> tuple[int | None, int]:
-        return None, options.rounds
+        return options.hands, options.rounds

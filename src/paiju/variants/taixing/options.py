@@ -107,7 +107,13 @@ class TaixingOptions:
     rounds: int = 4
     """T3. Wind rounds in a match (东南西北 = 4); each round lasts until every seat has dealt."""
 
+    hands: int | None = None
+    """A match of this many hands instead of ``rounds`` wind rounds (a shorter game, and
+    how a record of a match stopped early is written); None: play the wind rounds."""
+
     def __post_init__(self) -> None:
+        if self.hands is not None and self.hands < 1:
+            raise OptionError("option 'hands' must be at least 1 (or null)")
         for name in (
             "floor_self_draw",
             "floor_discard",
