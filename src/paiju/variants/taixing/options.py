@@ -108,7 +108,7 @@ class TaixingOptions:
     """T3. Wind rounds in a match (东南西北 = 4); each round lasts until every seat has dealt."""
 
     hands: int | None = None
-    """A match of this many hands instead of ``rounds`` wind rounds (a shorter game, and
+    """T3. A match of this many hands instead of ``rounds`` wind rounds (a shorter game, and
     how a record of a match stopped early is written); None: play the wind rounds."""
 
     def __post_init__(self) -> None:
