@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -193,3 +194,67 @@ def test_bench_lines(capsys: pytest.CaptureFixture[str]) -> None:
     line = json.loads(capsys.readouterr().out)
     assert line["name"] == "greedy_decisions" and line["ours_per_s"] > 0
     assert line["peer"] is None
+
+
+def _qinger_hidden(hand: object, seat: int) -> list[int]:
+    from collections import Counter
+
+    h: Any = hand
+    pool: Counter[int] = Counter()
+    for s in h.players:
+        if s != seat:
+            pool.update({k: n for k, n in enumerate(h.counts[s]) if n})
+    pool.update(h.stock[h.head :])
+    if not h.revealed:
+        pool[h.indicator] += 1
+    return sorted(pool.elements())
+
+
+def test_qinger_determinization_conserves_cards_and_plays_on() -> None:
+    from paiju.bots.simple import make_bot
+    from paiju.bots.strong import determinize_qinger
+    from paiju.engine import qinger as Q
+    from paiju.variants.registry import flows
+
+    flow = flows()["qinger"]
+    options = flow.options_type()
+    phases = set()
+    for seed in range(6):
+        hand: Any = flow.new_hand(options, seed=seed, dealer=seed % 3, carry={})
+        bots = [make_bot("greedy", i, "qinger") for i in range(hand.n_seats)]
+        step = 0
+        while not hand.is_over:
+            for s in hand.to_act():
+                if step % 7 == 0:
+                    det = determinize_qinger(hand, s, random.Random(step))
+                    phases.add(hand.phase)
+                    assert det.counts[s] == hand.counts[s] and det.phase == hand.phase
+                    assert len(det.stock) == len(hand.stock) and det.head == hand.head
+                    assert _qinger_hidden(det, s) == _qinger_hidden(hand, s)
+                    assert det.legal_actions(s) == hand.legal_actions(s)
+                    if hand.phase == Q.CLAIM:
+                        assert s in det.pending and det.answers == {}
+                step += 1
+                hand.apply(bots[s](hand, s), s)
+        play_hand(det, [make_bot("greedy", i, "qinger") for i in range(det.n_seats)])
+        assert det.is_over
+    assert {Q.KNOCK_PHASE, Q.ACT} <= phases
+
+
+def test_strong_plays_qinger_legally() -> None:
+    from paiju.bots.simple import make_bot
+    from paiju.variants.registry import flows
+
+    flow = flows()["qinger"]
+    options = flow.options_type()
+    hand: Any = flow.new_hand(options, seed=2, dealer=0, carry={})
+    strong = StrongBot(2, "qinger", rollouts=2, candidates=2)
+
+    def checked(h: Any, seat: int) -> int:
+        action = strong(h, seat)
+        assert action in h.legal_actions(seat)
+        return action
+
+    players = [checked] + [make_bot("greedy", i, "qinger") for i in range(1, hand.n_seats)]
+    play_hand(hand, players)
+    assert hand.is_over and strong.samples

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paiju.components.analysis import MAHJONG
+from paiju.components.analysis import MAHJONG, QINGER
 from paiju.engine import actions as A
 from paiju.engine.mahjong import ACT, CLAIM, DECLARE, ROB, MahjongHand
 from paiju.engine.match import Decide, play_hand
@@ -332,6 +332,118 @@ def _after(seat: int, n: int) -> list[int]:
     return [(seat + i) % n for i in range(1, n)]
 
 
+def determinize_qinger(hand: Any, seat: int, rng: random.Random) -> Any:
+    """A copy of a Qing'er hand consistent with what ``seat`` sees: the other players'
+    cards, the 见张 (until a knock shows it) and the stock resampled from the cards
+    ``seat`` cannot see; flowers set aside stay where they are, and a hand past 补花 gets
+    no flower back (they go to the stock). The copy's redeal shuffles are reseeded from
+    ``rng``: the real hand's generator is hidden state too."""
+    from paiju.components.cards import N_CARD_KINDS, full_deck
+    from paiju.engine import qinger as Q
+
+    left = [0] * N_CARD_KINDS
+    for deck_card in full_deck():
+        left[int(deck_card)] += 1
+    for k, n in enumerate(hand.counts[seat]):
+        left[k] -= n
+    for s in range(hand.n_seats):
+        for m in hand.melds[s]:
+            for meld_card in m.cards:
+                left[int(meld_card)] -= 1
+        for group in (hand.discards[s], hand.flowers[s]):
+            for card in group:
+                left[card] -= 1
+        for shown in hand.takeoffs[s]:
+            for card in shown:
+                left[card] -= 1
+    # the 见张 lies face up at the bottom of the stock until the last draw takes it
+    indicator_down = hand.revealed and hand.head < len(hand.stock)
+    if indicator_down:
+        left[hand.indicator] -= 1
+    if min(left) < 0:  # pragma: no cover - the engine conserves cards
+        raise AssertionError("more cards seen than the deck holds")
+    before_flowers = hand.phase == Q.KNOCK_PHASE
+    flower = hand.is_flower
+    pool = [c for c, n in enumerate(left) for _ in range(n)]
+    rng.shuffle(pool)
+    holdable = [c for c in pool if before_flowers or not flower[c]]
+    aside = [c for c in pool if not (before_flowers or not flower[c])]
+    det = hand.copy()
+    det.rng = random.Random(rng.getrandbits(64))
+    pos = 0
+    for s in hand.players:
+        if s == seat:
+            continue
+        size = sum(hand.counts[s])
+        counts = bytearray(N_CARD_KINDS)
+        kinds = bytearray(len(hand.kinds[s]))
+        for card in holdable[pos : pos + size]:
+            counts[card] += 1
+            kind = Q.MELD_KIND[card]
+            if kind >= 0:
+                kinds[kind] += 1
+        pos += size
+        det.counts[s] = counts
+        det.kinds[s] = kinds
+        if hand.last_in[s] >= 0 and not counts[hand.last_in[s]]:
+            det.last_in[s] = next(c for c in range(N_CARD_KINDS) if counts[c])
+    rest = holdable[pos:] + aside
+    rng.shuffle(rest)
+    if indicator_down:
+        det.stock = hand.stock[: hand.head] + rest + [hand.indicator]
+    elif hand.revealed:
+        det.stock = hand.stock[: hand.head] + rest
+    else:
+        det.indicator = rest.pop()
+        det.stock = hand.stock[: hand.head] + rest
+    if len(det.stock) != len(hand.stock):  # pragma: no cover - conservation again
+        raise AssertionError("the unseen cards do not fill the hands and the stock")
+    current = hand.current
+    if current != seat and det.drawn >= 0 and not det.counts[current][det.drawn]:
+        det.drawn = det.last_in[current]
+    det._legal = {}
+    if hand.phase == Q.CLAIM:
+        det.pending = _qinger_window(hand, det, seat)
+        det.answers = {}
+    return det
+
+
+def _qinger_window(hand: Any, det: Any, seat: int) -> dict[int, list[int]]:
+    """The claim window on the sampled hands, as the Qing'er engine builds it."""
+    from paiju.engine import qinger as Q
+    from paiju.variants.qinger import scoring as QS
+
+    card, source = hand.claim_card, hand.claim_from
+    kind = Q.MELD_KIND[card]
+    meld_ok = det.head < len(det.stock)
+    pending: dict[int, list[int]] = {}
+    s = det.next_seat[source]
+    while s != source:
+        if s == seat:
+            own = list(hand.legal_actions(seat))
+            if own:
+                pending[s] = own
+        else:
+            kinds = det.kinds[s]
+            n = kinds[kind]
+            opts: list[int] = []
+            if meld_ok and n >= 2:
+                opts.append(Q.PONG)
+                if n == 3:
+                    opts.append(Q.KONG)
+            kinds[kind] = n + 1
+            complete = QINGER.is_complete_standard(bytes(kinds), det.declared[s])
+            kinds[kind] = n
+            if complete and QS.can_win(
+                det._scoring_hand([s], WinType.DISCARD, card, source), det.options
+            ):
+                opts.append(Q.HU)
+            if opts:
+                pending[s] = [Q.PASS, *opts]
+        s = det.next_seat[s]
+    return pending
+
+
 def determinize(hand: Any, seat: int, rng: random.Random) -> Any:
     """A sample of ``hand`` as ``seat`` may imagine it. A game whose hand class offers
     ``determinize(seat, rng)`` supplies its own; mahjong hands use
@@ -341,11 +453,19 @@ def determinize(hand: Any, seat: int, rng: random.Random) -> Any:
         return own(seat, rng)
     if isinstance(hand, MahjongHand):
         return determinize_mahjong(hand, seat, rng)
+    if _is_qinger(hand):
+        return determinize_qinger(hand, seat, rng)
     raise TypeError(f"no determinization for {type(hand).__name__}")
 
 
+def _is_qinger(hand: Any) -> bool:
+    from paiju.engine.qinger import QingerHand
+
+    return isinstance(hand, QingerHand)
+
+
 def can_search(hand: Any) -> bool:
-    return hasattr(hand, "determinize") or isinstance(hand, MahjongHand)
+    return hasattr(hand, "determinize") or isinstance(hand, MahjongHand) or _is_qinger(hand)
 
 
 def mahjong_candidates(hand: MahjongHand, seat: int, legal: Sequence[int], keep: int) -> list[int]:
@@ -457,6 +577,29 @@ class RolloutBot:
         return choice
 
 
+def qinger_candidates(hand: Any, seat: int, legal: Sequence[int], keep: int) -> list[int]:
+    """Qing'er's actions worth searching: every answer outside a turn (knock or pass,
+    takeoffs, claims); in a turn the ``keep`` discards leaving the hand closest to
+    complete, and every kong or win."""
+    from paiju.engine import qinger as Q
+
+    if hand.phase != Q.ACT:
+        return list(legal)
+    kinds = bytearray(hand.kinds[seat])
+    declared = hand.declared[seat]
+    ranked = []
+    for a in legal:
+        if a < Q.CONCEALED_KONG:
+            kind = Q.MELD_KIND[a]
+            if kind >= 0:
+                kinds[kind] -= 1
+            ranked.append((QINGER.shanten_standard(bytes(kinds), declared), a))
+            if kind >= 0:
+                kinds[kind] += 1
+    ranked.sort()
+    return [a for _, a in ranked[:keep]] + [a for a in legal if a >= Q.CONCEALED_KONG]
+
+
 class StrongBot:
     """Determinized Monte Carlo with fast greedy rollouts (see the module's docstring).
 
@@ -517,6 +660,8 @@ class StrongBot:
             if A.ZIMO in legal:
                 return A.ZIMO
             cands = mahjong_candidates(hand, seat, legal, self.candidates)
+        elif _is_qinger(hand):
+            cands = qinger_candidates(hand, seat, legal, self.candidates)
         else:
             cands = list(legal)
         # the greedy choice first: ties keep it
