@@ -194,6 +194,10 @@ def create_app(
                 await asyncio.wait_for(pump, timeout=1.0)
             pump.cancel()
 
+    from paiju.server.web_api import router as web_router
+
+    app.include_router(web_router)
+
     static = static_dir or os.environ.get("PAIJU_STATIC_DIR") or "web/dist"
     if Path(static).is_dir():
         app.mount("/", StaticFiles(directory=static, html=True), name="static")

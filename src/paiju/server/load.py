@@ -14,8 +14,11 @@ limit; a run cut short by the limit says so.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
+import multiprocessing
 import random
+import socket
 import statistics
 import tempfile
 import threading
@@ -60,29 +63,56 @@ def _percentile(sorted_values: list[float], p: float) -> float:
     return statistics.quantiles(sorted_values, n=100, method="inclusive")[int(p) - 1]
 
 
+def _config(tables: int) -> Any:
+    from paiju.server.rooms import ServerConfig
+
+    # wire bots act at once and every table shares one address: lift the per-client limits
+    return ServerConfig(
+        bot_delay=0.0,
+        next_hand_delay=0.0,
+        message_rate=1000.0,
+        message_burst=1000.0,
+        create_rate=1000.0,
+        create_burst=float(tables + 10),
+        max_rooms=tables + 10,
+    )
+
+
+def _uvicorn(database_url: str, tables: int) -> Any:
+    import uvicorn
+
+    from paiju.server.app import create_app
+
+    app = create_app(database_url, _config(tables), static_dir="/nonexistent")
+    return uvicorn.Server(
+        uvicorn.Config(
+            app,
+            log_level="warning",
+            ws="websockets-sansio",
+            ws_max_size=65536,
+            ws_per_message_deflate=False,
+            lifespan="on",
+        )
+    )
+
+
+def _loopback_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
 class ServerThread:
     """uvicorn serving a fresh app on 127.0.0.1:<ephemeral> from a background thread."""
 
-    def __init__(self, database_url: str, config: Any) -> None:
-        import uvicorn
-
-        from paiju.server.app import create_app
-
-        app = create_app(database_url, config, static_dir="/nonexistent")
-        self.server = uvicorn.Server(
-            uvicorn.Config(
-                app,
-                host="127.0.0.1",
-                port=0,
-                log_level="warning",
-                ws="websockets-sansio",
-                ws_max_size=65536,
-                ws_per_message_deflate=False,
-                lifespan="on",
-            )
+    def __init__(self, database_url: str, tables: int) -> None:
+        self.server = _uvicorn(database_url, tables)
+        self.sock = _loopback_socket()
+        self.port: int = self.sock.getsockname()[1]
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
         )
-        self.thread = threading.Thread(target=self.server.run, name="paiju-server", daemon=True)
-        self.port = 0
 
     def __enter__(self) -> ServerThread:
         self.thread.start()
@@ -91,19 +121,80 @@ class ServerThread:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the server did not start")
             time.sleep(0.02)
-        sockets = self.server.servers[0].sockets
-        self.port = sockets[0].getsockname()[1]
         return self
 
     def __exit__(self, *_exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=30)
+        self.sock.close()
+
+
+def _serve_child(database_url: str, tables: int, ports: Any) -> None:
+    server = _uvicorn(database_url, tables)
+    sock = _loopback_socket()
+    ports.put(sock.getsockname()[1])
+    server.run(sockets=[sock])
+
+
+class ServerProcess:
+    """The same server in a child process, so that it does not share a core (and the GIL)
+    with the clients."""
+
+    def __init__(self, database_url: str, tables: int) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.ports: Any = ctx.Queue()
+        self.process = ctx.Process(
+            target=_serve_child, args=(database_url, tables, self.ports), daemon=True
+        )
+        self.port = 0
+
+    def __enter__(self) -> ServerProcess:
+        self.process.start()
+        self.port = int(self.ports.get(timeout=60))
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                if time.monotonic() > deadline or not self.process.is_alive():
+                    raise RuntimeError("the server process did not start") from None
+                time.sleep(0.05)
+
+    def __exit__(self, *_exc: object) -> None:
+        self.process.terminate()
+        self.process.join(timeout=30)
+
+
+@dataclass(frozen=True)
+class LoadPlan:
+    tables: int = 200
+    hands: int = 1
+    seconds: float = 300.0
+    """Wall-clock limit of the timed part; tables still playing then are cut off."""
+    think: float = 0.5
+    """Mean seconds a wire bot waits before answering (uniform in [0.5, 1.5] times it),
+    as people and server-side bots do; 0 floods the server (a throughput test)."""
+    variant: str = "jiaxing"
+    process: bool = False
+    """Run the server in a child process instead of a thread of this one."""
+
+    def check(self) -> None:
+        if not 1 <= self.tables <= 2000:
+            raise ValueError("tables must be between 1 and 2000")
+        if not 1 <= self.hands <= 16:
+            raise ValueError("hands must be between 1 and 16")
+        if not 0 < self.seconds <= 3600:
+            raise ValueError("seconds must be in (0, 3600]")
+        if not 0 <= self.think <= 10:
+            raise ValueError("think must be between 0 and 10 seconds")
 
 
 class _Seat:
-    def __init__(self, result: LoadResult, rng: random.Random) -> None:
+    def __init__(self, result: LoadResult, rng: random.Random, think: float) -> None:
         self.result = result
         self.rng = rng
+        self.think = think
         self.sent_at: float | None = None
         self.acted_turn = -1
         self.done = False
@@ -143,6 +234,8 @@ class _Seat:
         if not legal or not isinstance(turn, int) or turn <= self.acted_turn:
             return
         self.acted_turn = turn
+        if self.think > 0:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
         self.sent_at = time.perf_counter()
         self.result.actions += 1
         await ws.send(json.dumps({"type": "act", "action": self.choose(legal), "turn": turn}))
@@ -158,44 +251,42 @@ async def _recv_until(ws: Any, kind: str, seen: list[dict[str, Any]]) -> dict[st
         seen.append(msg)
 
 
-async def _table(
-    url: str,
-    variant: str,
-    options: dict[str, Any],
-    n_seats: int,
-    index: int,
-    result: LoadResult,
-    ready: asyncio.Event,
-    arrived: list[int],
-) -> bool:
+@dataclass
+class _Run:
+    plan: LoadPlan
+    url: str
+    n_seats: int
+    result: LoadResult
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    arrived: int = 0
+
+
+async def _table(run: _Run, index: int) -> bool:
     from websockets.asyncio.client import connect
 
     rng = random.Random(index)
-    sockets = [await connect(url, max_size=2**20) for _ in range(n_seats)]
+    sockets = [await connect(run.url, max_size=2**20) for _ in range(run.n_seats)]
     try:
         host = sockets[0]
         await _recv_until(host, "welcome", [])
-        await host.send(
-            json.dumps(
-                {
-                    "type": "create_room",
-                    "variant": variant,
-                    "options": options,
-                    "seats": [{"kind": "person"}] * n_seats,
-                }
-            )
-        )
+        request = {
+            "type": "create_room",
+            "variant": run.plan.variant,
+            "options": {"hands": run.plan.hands},
+            "seats": [{"kind": "person"}] * run.n_seats,
+        }
+        await host.send(json.dumps(request))
         code = (await _recv_until(host, "room_created", []))["code"]
         backlog: list[list[dict[str, Any]]] = [[] for _ in sockets]
         for ws in sockets[1:]:
             await _recv_until(ws, "welcome", [])
             await ws.send(json.dumps({"type": "join", "code": code}))
-        arrived[0] += 1
-        await ready.wait()
+        run.arrived += 1
+        await run.ready.wait()
         for seat, ws in enumerate(sockets):
             await ws.send(json.dumps({"type": "take_seat", "seat": seat, "name": f"load{seat}"}))
             await _recv_until(ws, "seated", backlog[seat])
-        seats = [_Seat(result, random.Random(rng.random())) for _ in sockets]
+        seats = [_Seat(run.result, random.Random(rng.random()), run.plan.think) for _ in sockets]
         await asyncio.gather(
             *(s.play(ws, backlog[i]) for i, (s, ws) in enumerate(zip(seats, sockets, strict=True)))
         )
@@ -205,26 +296,19 @@ async def _table(
             await ws.close()
 
 
-async def drive(
-    port: int, tables: int, variant: str, options: dict[str, Any], n_seats: int, seconds: float
-) -> LoadResult:
-    result = LoadResult(tables=tables, finished_tables=0, actions=0, seconds=0.0)
-    url = f"ws://127.0.0.1:{port}/ws"
-    ready = asyncio.Event()
-    arrived = [0]
-    tasks = [
-        asyncio.create_task(_table(url, variant, options, n_seats, i, result, ready, arrived))
-        for i in range(tables)
-    ]
+async def drive(port: int, plan: LoadPlan, n_seats: int) -> LoadResult:
+    result = LoadResult(tables=plan.tables, finished_tables=0, actions=0, seconds=0.0)
+    run = _Run(plan, f"ws://127.0.0.1:{port}/ws", n_seats, result)
+    tasks = [asyncio.create_task(_table(run, i)) for i in range(plan.tables)]
     # every table connects and joins before any starts, so the timed part is play only
-    connect_deadline = time.monotonic() + min(60.0, seconds)
+    connect_deadline = time.monotonic() + 60.0
     while time.monotonic() < connect_deadline:
         await asyncio.sleep(0.05)
-        if all(t.done() for t in tasks) or arrived[0] + sum(t.done() for t in tasks) >= tables:
+        if run.arrived + sum(t.done() for t in tasks) >= plan.tables:
             break
     start = time.perf_counter()
-    ready.set()
-    done, pending = await asyncio.wait(tasks, timeout=seconds)
+    run.ready.set()
+    done, pending = await asyncio.wait(tasks, timeout=plan.seconds)
     result.seconds = time.perf_counter() - start
     for task in pending:
         task.cancel()
@@ -240,58 +324,40 @@ async def drive(
     return result
 
 
-def run_load(
-    tables: int = 200,
-    hands: int = 1,
-    seconds: float = 120.0,
-    variant: str = "jiaxing",
-    database_url: str | None = None,
-) -> dict[str, Any]:
-    """Start a server, play ``tables`` tables of ``hands`` hands, return the figures."""
-    from paiju.server.rooms import ServerConfig
+def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
+    """Start a server, play the plan's tables over websockets, return the figures."""
     from paiju.variants.registry import flows
 
-    if not 1 <= tables <= 2000:
-        raise ValueError("tables must be between 1 and 2000")
-    if not 0 < seconds <= 3600:
-        raise ValueError("seconds must be in (0, 3600]")
-    flow = flows().get(variant)
+    plan.check()
+    flow = flows().get(plan.variant)
     if flow is None:
-        raise ValueError(f"unknown variant {variant!r}")
-    options = {"hands": hands}
-    config = ServerConfig(
-        bot_delay=0.0,
-        next_hand_delay=0.0,
-        message_rate=1000.0,
-        message_burst=1000.0,
-        create_rate=1000.0,
-        create_burst=float(tables + 10),
-        max_rooms=tables + 10,
-    )
+        raise ValueError(f"unknown variant {plan.variant!r}")
+    names = {f.name for f in dataclasses.fields(flow.options_type)}
+    if "hands" not in names:
+        raise ValueError(f"{plan.variant} has no 'hands' option to bound a match by")
+    server_kind = ServerProcess if plan.process else ServerThread
     with tempfile.TemporaryDirectory(prefix="paiju-load-") as tmp:
         url = database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
-        with ServerThread(url, config) as server:
-            result = asyncio.run(
-                drive(server.port, tables, variant, options, flow.n_seats, seconds)
-            )
+        with server_kind(url, plan.tables) as server:
+            result = asyncio.run(drive(server.port, plan, flow.n_seats))
     out = result.summary()
-    out.update({"variant": variant, "hands_per_table": hands})
+    out.update(
+        {
+            "variant": plan.variant,
+            "hands_per_table": plan.hands,
+            "think_s": plan.think,
+            "server": "process" if plan.process else "thread",
+        }
+    )
     return out
 
 
 @register("server_load")
 def _bench(repeats: int, quick: bool) -> dict[str, object]:
     del repeats  # one bounded run: a load test is its own repetition
-    tables = 10 if quick else 200
-    figures = run_load(tables=tables, hands=1, seconds=60.0 if quick else 300.0)
+    plan = LoadPlan(tables=10 if quick else 200, seconds=60.0 if quick else 300.0)
+    figures = run_load(plan)
     line = result_line("server_load", float(figures["actions_per_s"] or 0.0), None, None)
-    line.update(
-        {
-            "tables": tables,
-            "p50_ms": figures["p50_ms"],
-            "p99_ms": figures["p99_ms"],
-            "finished_tables": figures["finished_tables"],
-            "errors": figures["errors"],
-        }
-    )
+    for key in ("tables", "finished_tables", "p50_ms", "p99_ms", "errors", "think_s"):
+        line[key] = figures[key]
     return line

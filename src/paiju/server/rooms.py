@@ -135,6 +135,8 @@ class Room:
         self.created = time.monotonic()
         self.ended_at: float | None = None
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self._asked: dict[int, int] = {}
+        """Seat → the turn at which its pending question was asked."""
         self._timer_task: asyncio.Task[None] | None = None
         self._next_hand_task: asyncio.Task[None] | None = None
 
@@ -380,6 +382,7 @@ class Room:
         session = self.session
         assert session is not None
         self._stop_all_clocks()
+        self._asked.clear()
         last_views = {s.index: session.view(s.index) for s in self.seats}
         public_view = session.view(None)
         step = session.end_hand()
@@ -440,13 +443,17 @@ class Room:
             raise P.ProtocolError("not_seated", "spectators cannot act")
         if session is None or self.status != "playing" or session.hand is None:
             raise P.ProtocolError("not_your_turn", "no hand is being played")
-        if turn is not None and turn != session.turn:
-            raise P.ProtocolError(
-                "stale_turn", f"turn {turn} is over; the table is at turn {session.turn}"
-            )
         seat = conn.seat
         if seat not in session.to_act():
             raise P.ProtocolError("not_your_turn", f"seat {seat} has nothing to decide now")
+        asked = self._asked.get(seat, session.turn)
+        if turn is not None and not asked <= turn <= session.turn:
+            # other seats' answers in the same window move the turn on but not this question
+            raise P.ProtocolError(
+                "stale_turn",
+                f"turn {turn} is not the current question (asked at turn {asked}, "
+                f"now turn {session.turn})",
+            )
         try:
             code = session.parse(action)
         except (InvalidActionError, IllegalActionError) as exc:
@@ -464,6 +471,7 @@ class Room:
         session = self.session
         assert session is not None
         self.seats[seat].clock.stop(self.clock.now())
+        self._asked.pop(seat, None)
         step = session.act(seat, code)
         self._publish(step)
 
@@ -476,9 +484,11 @@ class Room:
         now = self.clock.now()
         for seat in self.seats:
             if seat.index not in waiting:
+                self._asked.pop(seat.index, None)
                 if seat.clock.started is not None:
                     seat.clock.stop(now)
                 continue
+            self._asked.setdefault(seat.index, session.turn)
             if seat.bot_plays:
                 seat.clock.stop(now)
                 if seat.index not in self._bot_tasks:

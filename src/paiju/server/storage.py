@@ -113,7 +113,9 @@ class Storage:
             path = self.url.split(":///", 1)[1]
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self.engine = create_async_engine(self.url)
+        sqlite = self.url.startswith("sqlite")
+        # readers (record downloads) may meet the writer's lock: wait rather than fail
+        self.engine = create_async_engine(self.url, connect_args={"timeout": 30} if sqlite else {})
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         async with self.engine.begin() as conn:
@@ -145,29 +147,29 @@ class Storage:
         head: dict[str, Any],
         room: dict[str, Any],
     ) -> None:
-        """Insert the game row and its header line (seq 0) before anything else is queued."""
-        await self.flush()
+        """Insert the game row and its header line (seq 0); returns once they are written.
+
+        It goes through the writer queue like every other write: one writer means SQLite
+        never sees two write transactions at once.
+        """
         now = time.time()
-        async with self._require().begin() as conn:
-            await conn.execute(
-                insert(games).values(
-                    id=game_id,
-                    room_code=room_code,
-                    variant=head["variant"],
-                    engine=str(head.get("engine", "")),
-                    seed=head["seed"],
-                    options=head.get("options", {}),
-                    seats=head.get("seats", []),
-                    room=room,
-                    status="playing",
-                    result=None,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-            await conn.execute(
-                insert(game_events).values(game_id=game_id, seq=0, ts=now, seat=None, payload=head)
-            )
+        row = {
+            "id": game_id,
+            "room_code": room_code,
+            "variant": head["variant"],
+            "engine": str(head.get("engine", "")),
+            "seed": head["seed"],
+            "options": head.get("options", {}),
+            "seats": head.get("seats", []),
+            "room": room,
+            "status": "playing",
+            "result": None,
+            "created_at": now,
+            "updated_at": now,
+        }
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(("create", (row, head, done)))
+        await done
 
     def append(self, game_id: str, first_seq: int, lines: Sequence[dict[str, Any]]) -> None:
         """Queue ``lines`` as events ``first_seq``, ``first_seq + 1``, …"""
@@ -192,10 +194,17 @@ class Storage:
                 batch.append(self._queue.get_nowait())
             try:
                 await self._write(batch)
-            except Exception:
+            except Exception as exc:
                 # a lost write must not stop the tables; resume regenerates missing lines
                 self.write_errors += 1
                 log.exception("storage write failed (%d operations)", len(batch))
+                for kind, data in batch:
+                    if kind == "create" and not data[2].done():
+                        data[2].set_exception(exc)
+            else:
+                for kind, data in batch:
+                    if kind == "create" and not data[2].done():
+                        data[2].set_result(None)
             finally:
                 for _ in batch:
                     self._queue.task_done()
@@ -220,7 +229,15 @@ class Storage:
                 if rows:
                     await conn.execute(insert(game_events), rows)
                     rows = []
-                if kind == "room":
+                if kind == "create":
+                    row, head, _done = data
+                    await conn.execute(insert(games).values(**row))
+                    await conn.execute(
+                        insert(game_events).values(
+                            game_id=row["id"], seq=0, ts=row["created_at"], seat=None, payload=head
+                        )
+                    )
+                elif kind == "room":
                     game_id, room = data
                     await conn.execute(
                         update(games)
