@@ -1,0 +1,141 @@
+import { render } from "preact";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { tr, type Lang } from "./i18n";
+import { Connection, tokenKey } from "./socket";
+import { applyMessage, initialState, type ClientState, type Json } from "./state";
+import { Lobby } from "./lobby";
+import { Table } from "./table";
+import { Replay } from "./replay";
+import { Calculator } from "./calc";
+import "./style.css";
+
+type Route = { page: "lobby" } | { page: "room"; code: string } | { page: "replay"; id: string | null } | { page: "calc" };
+
+function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, "").split("/");
+  if (parts[0] === "room" && parts[1]) return { page: "room", code: parts[1].toUpperCase() };
+  if (parts[0] === "replay") return { page: "replay", id: parts[1] || null };
+  if (parts[0] === "calc") return { page: "calc" };
+  return { page: "lobby" };
+}
+
+function initialLang(): Lang {
+  try {
+    const saved = localStorage.getItem("paiju.lang");
+    if (saved === "en" || saved === "zh") return saved;
+  } catch {
+    /* no storage */
+  }
+  return "zh";
+}
+
+export type ItemNames = Record<string, Record<string, { zh: string; en: string }>>;
+
+function App() {
+  const [route, setRoute] = useState<Route>(parseRoute(location.hash));
+  const [lang, setLang] = useState<Lang>(initialLang());
+  const [state, setState] = useState<ClientState>(initialState());
+  const [items, setItems] = useState<ItemNames>({});
+  const stateRef = useRef(state);
+  const pendingSeat = useRef<{ name: string } | null>(null);
+
+  const conn = useMemo(
+    () =>
+      new Connection(
+        (msg: Json) => {
+          if (msg.type === "room_created") {
+            location.hash = `#/room/${msg.code}`;
+            conn.room = msg.code;
+          }
+          if (msg.type === "error" && msg.code === "bad_token" && conn.room) {
+            // the seat is gone (room reaped or given up before the start): watch instead
+            localStorage.removeItem(tokenKey(conn.room));
+            conn.send({ type: "join", code: conn.room });
+          }
+          const next = applyMessage(stateRef.current, msg, performance.now());
+          stateRef.current = next;
+          setState(next);
+          if (msg.type === "room" && pendingSeat.current && msg.you?.host && msg.you.seat === null) {
+            const free = (msg.room.seats as Json[]).find((s) => s.kind === "person" && !s.taken);
+            const name = pendingSeat.current.name;
+            pendingSeat.current = null;
+            if (free) conn.send({ type: "take_seat", seat: free.seat, name });
+          }
+        },
+        (open) => {
+          const next = { ...stateRef.current, connected: open };
+          stateRef.current = next;
+          setState(next);
+        },
+      ),
+    [],
+  );
+
+  useEffect(() => {
+    conn.open();
+    (window as any).__paiju = { conn, state: () => stateRef.current };
+    const onHash = () => setRoute(parseRoute(location.hash));
+    addEventListener("hashchange", onHash);
+    fetch("/api/items")
+      .then((r) => (r.ok ? r.json() : {}))
+      .then(setItems)
+      .catch(() => undefined);
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
+
+  useEffect(() => {
+    if (route.page === "room" && conn.room !== route.code) {
+      const fresh = { ...initialState(), connected: stateRef.current.connected };
+      stateRef.current = fresh;
+      setState(fresh);
+      conn.enter(route.code);
+    }
+  }, [route]);
+
+  useEffect(() => {
+    document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+    try {
+      localStorage.setItem("paiju.lang", lang);
+    } catch {
+      /* no storage */
+    }
+  }, [lang]);
+
+  const create = (msg: Json, name: string) => {
+    pendingSeat.current = { name };
+    conn.room = null;
+    const fresh = { ...initialState(), connected: stateRef.current.connected };
+    stateRef.current = fresh;
+    setState(fresh);
+    conn.send(msg);
+  };
+
+  return (
+    <div class="app">
+      <header class="topbar">
+        <a href="#/" class="brand">{tr(lang, "app.title")}</a>
+        <nav>
+          <a href="#/" data-testid="nav-lobby">{tr(lang, "nav.lobby")}</a>
+          <a href="#/replay" data-testid="nav-replay">{tr(lang, "nav.replay")}</a>
+          <a href="#/calc" data-testid="nav-calc">{tr(lang, "nav.calc")}</a>
+          <button class="lang" data-testid="lang-switch" onClick={() => setLang(lang === "zh" ? "en" : "zh")}>
+            {tr(lang, "lang.switch")}
+          </button>
+        </nav>
+      </header>
+      {!state.connected && route.page !== "calc" && route.page !== "replay" ? (
+        <div class="banner">{tr(lang, stateRef.current.room ? "conn.lost" : "conn.connecting")}</div>
+      ) : null}
+      <main>
+        {route.page === "lobby" && <Lobby lang={lang} onCreate={create} />}
+        {route.page === "room" && (
+          <Table lang={lang} state={state} items={items} send={(m) => conn.send(m)} />
+        )}
+        {route.page === "replay" && <Replay lang={lang} id={route.id} items={items} />}
+        {route.page === "calc" && <Calculator lang={lang} items={items} />}
+      </main>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,119 @@
+// Tile and card notation (docs: spec/notation.md): digits or ranks followed by a suit letter,
+// consecutive ones sharing the letter. The server sends views in this notation.
+
+export type Piece = string; // "5m", "7z", "3f" for tiles; "5s", "Jh", "Qc", "BJ", "SJ", "AD" for cards
+
+const TILE_SUITS = "mpszf";
+const CARD_SUITS = "shc";
+
+export class NotationError extends Error {}
+
+/** "16889m7p 11z" → ["1m","6m","8m","8m","9m","7p","1z","1z"]. */
+export function parseTiles(text: string): Piece[] {
+  const out: Piece[] = [];
+  let digits: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === " ") continue;
+    if (ch >= "0" && ch <= "9") {
+      digits.push(ch);
+    } else if (TILE_SUITS.includes(ch)) {
+      if (digits.length === 0) throw new NotationError(`suit '${ch}' without digits at ${i}`);
+      for (const d of digits) out.push(d + ch);
+      digits = [];
+    } else {
+      throw new NotationError(`unexpected '${ch}' at ${i} in ${JSON.stringify(text)}`);
+    }
+  }
+  if (digits.length) throw new NotationError(`digits without a suit in ${JSON.stringify(text)}`);
+  return out;
+}
+
+/** "17789s JJh QQhQc BJBJAD" → ["1s","7s",…,"Jh","Jh","Qh","Qh","Qc","BJ","BJ","AD"]. */
+export function parseCards(text: string): Piece[] {
+  const out: Piece[] = [];
+  let ranks: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === " ") continue;
+    const pair = text.slice(i, i + 2);
+    if (pair === "BJ" || pair === "SJ" || pair === "AD") {
+      if (ranks.length) throw new NotationError(`ranks without a suit before ${pair} at ${i}`);
+      out.push(pair);
+      i++;
+    } else if ("123456789JQK".includes(ch)) {
+      ranks.push(ch);
+    } else if (CARD_SUITS.includes(ch)) {
+      if (ranks.length === 0) throw new NotationError(`suit '${ch}' without ranks at ${i}`);
+      for (const r of ranks) out.push(r + ch);
+      ranks = [];
+    } else {
+      throw new NotationError(`unexpected '${ch}' at ${i} in ${JSON.stringify(text)}`);
+    }
+  }
+  if (ranks.length) throw new NotationError(`ranks without a suit in ${JSON.stringify(text)}`);
+  return out;
+}
+
+export function isCardVariant(variant: string | undefined): boolean {
+  return variant === "qinger";
+}
+
+export function parsePieces(variant: string | undefined, text: string | undefined | null): Piece[] {
+  if (!text) return [];
+  return isCardVariant(variant) ? parseCards(text) : parseTiles(text);
+}
+
+const TILE_ORDER: Record<string, number> = { m: 0, p: 1, s: 2, z: 3, f: 4 };
+const CARD_ORDER: Record<string, number> = { s: 0, h: 1, c: 2 };
+
+/** A sort key that groups by suit, then rank (the order the engine's notation uses). */
+export function pieceKey(p: Piece): number {
+  if (p === "BJ") return 1000;
+  if (p === "SJ") return 1001;
+  if (p === "AD") return 1002;
+  const rank = p[0];
+  const suit = p[1];
+  if (suit in TILE_ORDER && /[0-9]/.test(rank)) return TILE_ORDER[suit] * 10 + Number(rank);
+  const r = "123456789JQK".indexOf(rank);
+  return (r >= 9 ? 100 : CARD_ORDER[suit] * 20) + r + (r >= 9 ? CARD_ORDER[suit] * 0.1 : 0);
+}
+
+/** Remove one copy of ``piece`` from ``pieces`` (returns a new array). */
+export function withoutOne(pieces: Piece[], piece: Piece): Piece[] {
+  const i = pieces.indexOf(piece);
+  if (i < 0) return pieces.slice();
+  return pieces.slice(0, i).concat(pieces.slice(i + 1));
+}
+
+/** The piece an action string names: "d5m" → "5m", "an5m" → "5m", "anK" → "Kh", "ting3s" → "3s". */
+export function actionPiece(action: string): Piece | null {
+  for (const prefix of ["qifei", "ting", "jia", "an", "d"]) {
+    if (action.startsWith(prefix) && action.length > prefix.length) {
+      const rest = action.slice(prefix.length);
+      if (rest === "J" || rest === "Q" || rest === "K") return rest + "h";
+      return rest;
+    }
+  }
+  return null;
+}
+
+/** The verb of an action string: "d5m" → "d", "an5m" → "an", "pass" → "pass", "chi1" → "chi1". */
+export function actionVerb(action: string): string {
+  for (const prefix of ["qifei", "jia", "an"]) {
+    if (action.startsWith(prefix) && action.length > prefix.length) return prefix;
+  }
+  if (action.startsWith("ting") && action.length > 4) return "tingd";
+  if (/^d[0-9JQKBSA]/.test(action)) return "d";
+  return action;
+}
+
+/** The tiles of a mahjong meld from the view's {type, tile}. */
+export function mahjongMeldTiles(type: string, tile: string): Piece[] {
+  if (type === "chi") {
+    const n = Number(tile[0]);
+    return [0, 1, 2].map((k) => `${n + k}${tile[1]}`);
+  }
+  const size = type === "pong" ? 3 : 4;
+  return Array.from({ length: size }, () => tile);
+}

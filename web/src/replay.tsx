@@ -1,0 +1,162 @@
+import { useEffect, useState } from "preact/hooks";
+import { tr, type Lang } from "./i18n";
+import type { ItemNames } from "./main";
+import { initialState, type ClientState, type Json, type RoomInfo } from "./state";
+import { CenterInfo, PlayerArea, SettlementView } from "./table";
+
+function fakeRoom(data: Json): RoomInfo {
+  const n = data.frames[0]?.state?.players?.length ?? data.seats.length;
+  return {
+    code: "",
+    variant: data.variant,
+    n_seats: n,
+    options: data.options,
+    status: "finished",
+    seats: Array.from({ length: n }, (_, i) => {
+      const label: string = data.seats[i] ?? `${i + 1}`;
+      const bot = label.startsWith("bot:");
+      return {
+        seat: i,
+        kind: bot ? "bot" : "person",
+        level: bot ? label.slice(4) : null,
+        name: bot ? `${label.slice(4)} ${i + 1}` : label,
+        taken: true,
+        connected: true,
+        bot_playing: false,
+      };
+    }),
+    timers: {},
+    game_id: null,
+    spectators: 0,
+  } as RoomInfo;
+}
+
+function GameList(props: { lang: Lang }) {
+  const [games, setGames] = useState<Json[] | null>(null);
+  useEffect(() => {
+    fetch("/api/games?status=finished&limit=30")
+      .then((r) => r.json())
+      .then(setGames)
+      .catch(() => setGames([]));
+  }, []);
+  if (games === null) return null;
+  if (!games.length) return <p class="muted">{tr(props.lang, "replay.none")}</p>;
+  return (
+    <ul class="game-list" data-testid="game-list">
+      {games.map((g) => (
+        <li>
+          <a href={`#/replay/${g.id}`}>
+            {tr(props.lang, `variant.${g.variant}`)} · {g.room} · {String(g.updated_at ?? g.created_at ?? "").slice(0, 16)} ·{" "}
+            {(g.result?.totals ?? []).join(" / ")}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Replay(props: { lang: Lang; id: string | null; items: ItemNames }) {
+  const { lang } = props;
+  const [data, setData] = useState<Json | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [i, setI] = useState(0);
+
+  const load = (p: Promise<Response>) => {
+    setError(null);
+    p.then(async (r) => {
+      const body = await r.json();
+      if (!r.ok) throw new Error(typeof body.detail === "string" ? body.detail : JSON.stringify(body));
+      setData(body);
+      setI(0);
+    }).catch((e) => setError(String(e.message ?? e)));
+  };
+
+  useEffect(() => {
+    if (props.id) load(fetch(`/api/games/${encodeURIComponent(props.id)}/frames`));
+    else setData(null);
+  }, [props.id]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!data) return;
+      if (e.key === "ArrowRight") setI((k) => Math.min(k + 1, data.frames.length - 1));
+      if (e.key === "ArrowLeft") setI((k) => Math.max(k - 1, 0));
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [data]);
+
+  const upload = (file: File | undefined) => {
+    if (!file) return;
+    file.text().then((text) => load(fetch("/api/replay", { method: "POST", body: text })));
+  };
+
+  const header = (
+    <section class="card-panel">
+      <h2>{tr(lang, "replay.title")}</h2>
+      <label>
+        {tr(lang, "replay.file")}
+        <input type="file" accept=".jsonl,.json,.txt" data-testid="replay-file" onChange={(e) => upload((e.target as HTMLInputElement).files?.[0])} />
+      </label>
+      {error ? <p class="error">{tr(lang, "error", { m: error })}</p> : null}
+      {!props.id ? <GameList lang={lang} /> : null}
+    </section>
+  );
+  if (!data || !data.frames.length) return <div class="replay">{header}</div>;
+  const frame = data.frames[i];
+  const room = fakeRoom(data);
+  const state: ClientState = {
+    ...initialState(),
+    connected: true,
+    room,
+    game: { turn: i, hand: frame.hand, state: frame.state, legal: [], to_act: frame.state.to_act ?? [], timers: [] },
+    match: { totals: frame.totals },
+  };
+  const n = room.n_seats;
+  const names = (s: number) => room.seats[s]?.name ?? String(s + 1);
+  const ended = frame.state.phase === "end";
+  return (
+    <div class="replay">
+      {header}
+      <div class="replay-controls">
+        <button data-testid="replay-first" onClick={() => setI(0)}>⏮ {tr(lang, "replay.first")}</button>
+        <button data-testid="replay-prev" onClick={() => setI(Math.max(0, i - 1))}>◀ {tr(lang, "replay.prev")}</button>
+        <span data-testid="replay-step">{tr(lang, "replay.step", { i: i + 1, n: data.frames.length })}</span>
+        <button data-testid="replay-next" onClick={() => setI(Math.min(data.frames.length - 1, i + 1))}>{tr(lang, "replay.next")} ▶</button>
+        <button data-testid="replay-last" onClick={() => setI(data.frames.length - 1)}>{tr(lang, "replay.last")} ⏭</button>
+        <input
+          type="range"
+          min={0}
+          max={data.frames.length - 1}
+          value={i}
+          onInput={(e) => setI(Number((e.target as HTMLInputElement).value))}
+        />
+      </div>
+      <p class="muted" data-testid="replay-action">
+        {frame.action ? `${names(frame.action.seat)}: ${frame.action.action}` : tr(lang, "table.hand", { n: frame.hand + 1 })}
+      </p>
+      <div class="replay-board">
+        <CenterInfo lang={lang} state={state} />
+        {Array.from({ length: n }, (_, s) => (
+          <PlayerArea lang={lang} state={state} seat={s} side="list" now={0} />
+        ))}
+      </div>
+      {ended ? (
+        <section class="settlement card-panel">
+          <SettlementView
+            lang={lang}
+            room={room}
+            me={null}
+            variant={data.variant}
+            winners={frame.events.find((e: Json) => e.type === "win")?.winners ?? []}
+            exhausted={!frame.events.some((e: Json) => e.type === "win")}
+            net={frame.state.net ?? []}
+            events={frame.events}
+            state={frame.state}
+            items={props.items}
+          />
+        </section>
+      ) : null}
+    </div>
+  );
+}

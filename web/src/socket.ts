@@ -1,0 +1,100 @@
+// One websocket to the server, reopened after a drop; on every (re)open it rejoins the room it
+// was in, by seat token when it holds one (the server then sends a full snapshot).
+import type { Json } from "./state";
+
+export function tokenKey(code: string): string {
+  return `paiju.token.${code.toUpperCase()}`;
+}
+
+export function savedToken(code: string): string | null {
+  try {
+    return localStorage.getItem(tokenKey(code));
+  } catch {
+    return null;
+  }
+}
+
+export function saveToken(code: string, token: string): void {
+  try {
+    localStorage.setItem(tokenKey(code), token);
+  } catch {
+    /* private mode: reconnect works only while the page stays open */
+  }
+}
+
+export class Connection {
+  private ws: WebSocket | null = null;
+  private closedByUs = false;
+  private retry = 0;
+  private queue: Json[] = [];
+  /** The room to rejoin on every open (null: none). */
+  room: string | null = null;
+
+  constructor(
+    private onMessage: (msg: Json) => void,
+    private onStatus: (open: boolean) => void,
+  ) {}
+
+  open(): void {
+    this.closedByUs = false;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onStatus(true);
+      if (this.room) this.rejoin(this.room);
+      const pending = this.queue;
+      this.queue = [];
+      for (const m of pending) this.send(m);
+    };
+    ws.onmessage = (ev) => {
+      let msg: Json;
+      try {
+        msg = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      if (msg.type === "seated" && msg.token && msg.code) saveToken(msg.code, msg.token);
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.onStatus(false);
+      if (!this.closedByUs) {
+        this.retry = Math.min(this.retry + 1, 5);
+        setTimeout(() => this.open(), 300 * this.retry);
+      }
+    };
+  }
+
+  rejoin(code: string): void {
+    const token = savedToken(code);
+    this.sendNow(token ? { type: "reconnect", token } : { type: "join", code });
+  }
+
+  enter(code: string): void {
+    this.room = code.toUpperCase();
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.rejoin(this.room);
+  }
+
+  send(msg: Json): void {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.sendNow(msg);
+    else this.queue.push(msg);
+  }
+
+  private sendNow(msg: Json): void {
+    this.ws?.send(JSON.stringify({ v: 1, ...msg }));
+  }
+
+  /** Drop the socket as a network failure would (the reconnect path reopens it). */
+  drop(): void {
+    this.ws?.close();
+  }
+
+  close(): void {
+    this.closedByUs = true;
+    this.ws?.close();
+  }
+}
