@@ -251,6 +251,50 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from paiju.server.app import create_app
+    except ImportError as exc:
+        print(f"paiju serve: {exc.name} is missing; pip install 'paiju[server]'", file=sys.stderr)
+        return 2
+    app = create_app(args.database)
+    print(f"paiju: serving on http://{args.host}:{args.port}/", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+    )
+    return 0
+
+
+def _cmd_load(args: argparse.Namespace) -> int:
+    try:
+        from paiju.server.load import LoadPlan, run_load
+    except ImportError as exc:
+        print(f"paiju load: {exc.name} is missing; pip install 'paiju[server]'", file=sys.stderr)
+        return 2
+    plan = LoadPlan(
+        tables=args.tables,
+        hands=args.hands,
+        seconds=args.seconds,
+        think=args.think,
+        variant=args.variant,
+        process=args.process,
+    )
+    try:
+        figures = run_load(plan)
+    except ValueError as exc:
+        print(f"paiju load: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(figures, ensure_ascii=False))
+    return 0 if figures["errors"] == 0 and not figures["timed_out"] else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paiju",
@@ -315,6 +359,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--delay", type=float, default=0.5, help="seconds a bot pauses before it plays")
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("serve", help="run the game server (websocket + REST)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on")
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        help="SQLAlchemy URL (default: PAIJU_DATABASE_URL or SQLite data/paiju.db)",
+    )
+    p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("load", help="load-test a server with bot tables over websockets")
+    p.add_argument("--tables", type=int, default=200, help="concurrent tables")
+    p.add_argument("--hands", type=int, default=1, help="hands per table")
+    p.add_argument("--seconds", type=float, default=300.0, help="wall-clock limit")
+    p.add_argument("--think", type=float, default=0.5, help="mean seconds per decision")
+    p.add_argument("--variant", default="jiaxing", help="game to play")
+    p.add_argument("--process", action="store_true", help="run the server in a child process")
+    p.set_defaults(func=_cmd_load)
 
     p = sub.add_parser("bench", help="benchmarks against named peers (JSON lines)")
     p.add_argument("only", nargs="*", help="run only these benchmark names")

@@ -355,7 +355,10 @@ def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
 @register("server_load")
 def _bench(repeats: int, quick: bool) -> dict[str, object]:
     del repeats  # one bounded run: a load test is its own repetition
-    plan = LoadPlan(tables=10 if quick else 200, seconds=60.0 if quick else 300.0)
+    if quick:
+        plan = LoadPlan(tables=10, seconds=60.0, think=0.02)
+    else:
+        plan = LoadPlan(tables=200, seconds=300.0)
     figures = run_load(plan)
     line = result_line("server_load", float(figures["actions_per_s"] or 0.0), None, None)
     for key in ("tables", "finished_tables", "p50_ms", "p99_ms", "errors", "think_s"):
