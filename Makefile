@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest pgtest bench clean
+.PHONY: run test lint typecheck pytest pgtest bench clean web e2e-setup
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -36,7 +36,17 @@ pytest: $(STAMP)
 pgtest: $(STAMP)
 	scripts/postgres-test.sh
 
-test: lint typecheck pytest pgtest
+# the browser client, built into web/dist with npm (the server serves it at /)
+web:
+	cd web && npm ci --no-audit --no-fund --loglevel=error && npm run build
+
+# for the browser tests in tests/e2e: Debian chromium + a CJK font (apt-get, if missing), the
+# client built; then the client's own unit tests (vitest)
+e2e-setup:
+	scripts/e2e-setup.sh
+	cd web && npm test --silent
+
+test: lint typecheck e2e-setup pytest pgtest
 
 bench: $(STAMP)
 	$(BIN)/paiju bench

@@ -163,7 +163,7 @@ export function PlayerArea(props: {
             ))}
           </span>
         ) : null}
-        {!isMe && info.hand ? (
+        {info.hand && (!isMe || !props.children) ? (
           <Pieces variant={variant} pieces={parsePieces(variant, info.hand).sort((a, b) => pieceKey(a) - pieceKey(b))} small />
         ) : null}
         <Melds variant={variant} melds={info.melds ?? []} small={!isMe} />

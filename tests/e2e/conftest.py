@@ -1,0 +1,114 @@
+"""End-to-end fixtures: the real server (uvicorn, in a thread, on an ephemeral loopback port,
+SQLite in a temporary directory) serving the built client, and Debian's chromium driven by
+Playwright. Nothing here downloads a browser: ``scripts/e2e-setup.sh`` installs chromium
+and builds web/dist; without them these tests are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parents[2]
+DIST = Path(os.environ.get("PAIJU_STATIC_DIR") or ROOT / "web" / "dist")
+CHROMIUM = os.environ.get("PAIJU_CHROMIUM", "/usr/bin/chromium")
+OUTPUT = Path(__file__).resolve().parent / "output"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        f"no chromium at {CHROMIUM} (scripts/e2e-setup.sh installs it)", allow_module_level=True
+    )
+if not (DIST / "index.html").exists():
+    pytest.skip(f"no built client in {DIST} (run `make web`)", allow_module_level=True)
+
+
+class ServerThread:
+    """uvicorn on a socket bound here, so the port is known before the server starts."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port: int = self.sock.getsockname()[1]
+        config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    from paiju.server.app import create_app
+    from paiju.server.rooms import ServerConfig
+
+    db = tmp_path_factory.mktemp("e2e-db") / "paiju.db"
+    config = ServerConfig(
+        bot_delay=0.03,
+        next_hand_delay=1.0,
+        rejoin_grace=30.0,
+        create_burst=100.0,
+        message_rate=50.0,
+        message_burst=100.0,
+        seed=20261129,
+    )
+    app = create_app(f"sqlite+aiosqlite:///{db}", config, static_dir=str(DIST))
+    with ServerThread(app) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with playwright_sync.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def output_dir(request: pytest.FixtureRequest) -> Path:
+    """Where this test's screenshots go (tests/e2e/output/<test name>/, git-ignored)."""
+    name = request.node.name.replace("[", "-").replace("]", "").replace("/", "-")
+    out = OUTPUT / name
+    out.mkdir(parents=True, exist_ok=True)
+    return out
