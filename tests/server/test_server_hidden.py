@@ -40,6 +40,16 @@ def leaks(msg: dict[str, Any], me: int | None) -> list[str]:
         hidden = etype in PRIVATE_TYPES and node.get("seat") != me
         if hidden and ("tile" in node or isinstance(node.get("tiles"), str)):
             found.append(f"{etype} of seat {node.get('seat')} shows tiles")
+        if node.get("phase") in ("claim", "rob", "declare"):
+            others = [s for s in node.get("to_act", []) if s != me]
+            if others:
+                found.append(f"claim options of seats {others} in {msg['type']}")
+            state_of_msg = msg.get("state")
+            if node is state_of_msg:
+                shown = set(msg.get("to_act", []))
+                shown |= {t["seat"] for t in msg.get("timers", [])}
+                if shown - {me}:
+                    found.append(f"claim window of seats {sorted(shown - {me})} shown")
         if "players" in node:
             found.extend(
                 f"hand of seat {p['seat']} in {msg['type']}"
@@ -104,3 +114,11 @@ def test_leak_checker_catches_a_leak() -> None:
     }
     assert len(leaks(msg, None)) == 2
     assert leaks(msg, 1) == []
+    claim = {
+        "type": "update",
+        "to_act": [1, 3],
+        "timers": [],
+        "state": {"phase": "claim", "to_act": [1, 3], "players": []},
+    }
+    assert len(leaks(claim, 1)) == 2
+    assert leaks({**claim, "to_act": [1], "state": {"phase": "claim", "to_act": [1]}}, 1) == []

@@ -126,6 +126,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}")
     async def game(game_id: str) -> dict[str, Any]:
+        await storage.flush()
         found = await storage.get_game(game_id)
         if found is None:
             raise HTTPException(404, f"no game {game_id!r}")
@@ -133,13 +134,14 @@ def create_app(
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> PlainTextResponse:
+        # the match_end a client reacts to may still sit in the write queue
+        await storage.flush()
         found = await storage.get_game(game_id)
         if found is None:
             raise HTTPException(404, f"no game {game_id!r}")
         if found.status != "finished":
             # the header holds the seed, from which every concealed tile follows
             raise HTTPException(409, "the record is available once the game has finished")
-        await storage.flush()
         lines = await storage.lines(game_id)
         body = "".join(
             json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines

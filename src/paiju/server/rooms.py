@@ -193,22 +193,31 @@ class Room:
         assert session is not None
         hand = session.hand
         legal = session.legal(seat) if seat is not None else []
+        waiting = session.to_act()
+        state = session.view(seat)
+        if hand is not None and any(
+            hand.action_str(a) == "pass" for s in waiting for a in session.legal(s)
+        ):
+            # who may claim a discard says what they hold: only one's own question shows
+            waiting = [s for s in waiting if s == seat]
+            if "to_act" in state:
+                state["to_act"] = [s for s in state["to_act"] if s == seat]
         return {
             "turn": session.turn,
             "hand": len(session.match.hands) if hand is not None else None,
-            "state": session.view(seat),
+            "state": state,
             "legal": [hand.action_str(a) for a in legal] if hand is not None else [],
-            "to_act": session.to_act(),
-            "timers": self._timers_public(),
+            "to_act": waiting,
+            "timers": self._timers_public(waiting),
         }
 
-    def _timers_public(self) -> list[dict[str, Any]]:
+    def _timers_public(self, visible: list[int]) -> list[dict[str, Any]]:
         now = self.clock.now()
         wall = time.time()
         out = []
         for s in self.seats:
             deadline = s.clock.deadline()
-            if deadline is None:
+            if deadline is None or s.index not in visible:
                 continue
             remaining = max(0.0, deadline - now)
             out.append(
@@ -399,7 +408,6 @@ class Room:
                     "self_drawn": summary.self_drawn,
                     "exhausted": summary.exhausted,
                     "net": summary.net,
-                    "events": events_for(step.events, conn.seat),
                     "state": last_views[conn.seat] if conn.seat is not None else public_view,
                     "match": match,
                 }
