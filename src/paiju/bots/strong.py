@@ -41,12 +41,15 @@ DEFAULT_BUDGET = 0.3
 DEFAULT_CANDIDATES = 4
 """Discards searched at one decision (the greedy ranking's best few)."""
 
-DEFAULT_MARGIN = 1.0
-"""Standard errors by which a candidate must beat the greedy choice to replace it: the
-search only overrides greedy where the samples say so clearly, so few samples never make
-the bot worse than greedy by chasing noise."""
+DEFAULT_MARGIN = 3.0
+"""Standard errors by which a candidate discard must beat the greedy choice to replace
+it. Most discards differ by a few hundredths of a point while one sample's outcome
+spreads over tens of points: with a small margin the search mostly follows noise (the
+best of four noisy estimates), which measurably loses to greedy."""
 
-SELF_GREEDY = False
+DEFAULT_CLAIM_MARGIN = 3.0
+"""The same for answers outside one's turn (pass / pong / kong / win). A smaller margin
+here (1.0) measured worse than greedy on Jiaxing too."""
 
 MIN_SAMPLES = 4
 """Samples taken even when the budget is already spent (a slow machine still searches)."""
@@ -606,8 +609,8 @@ class StrongBot:
     ``budget``: seconds per decision; ``rollouts``: a fixed number of samples instead (the
     decision then depends only on the seed and what the seat sees); ``candidates``:
     discards searched per turn; ``rollout``: the policy that finishes sampled hands
-    (``rollout``: :class:`RolloutBot`, or a bot name); ``margin``: see
-    :data:`DEFAULT_MARGIN`.
+    (``rollout``: :class:`RolloutBot`, or a bot name); ``margin`` and ``claim_margin``:
+    see :data:`DEFAULT_MARGIN` and :data:`DEFAULT_CLAIM_MARGIN`.
     """
 
     name = "strong"
@@ -622,6 +625,7 @@ class StrongBot:
         candidates: int = DEFAULT_CANDIDATES,
         rollout: str = "rollout",
         margin: float | None = None,
+        claim_margin: float | None = None,
     ) -> None:
         if budget <= 0:
             raise ValueError(f"budget must be positive, not {budget}")
@@ -642,6 +646,7 @@ class StrongBot:
             "greedy" if rollout == "rollout" else rollout, s, variant
         )
         self.margin = DEFAULT_MARGIN if margin is None else margin
+        self.claim_margin = DEFAULT_CLAIM_MARGIN if claim_margin is None else claim_margin
         # the real decision's default and ranking come from greedy, whatever finishes
         # the sampled hands
         self._fallback = make_bot("greedy", seed, variant)
@@ -656,21 +661,26 @@ class StrongBot:
         default = int(self._fallback(hand, seat))
         if not can_search(hand):
             return default
+        in_turn = False
         if isinstance(hand, MahjongHand):
             if A.ZIMO in legal:
                 return A.ZIMO
             cands = mahjong_candidates(hand, seat, legal, self.candidates)
+            in_turn = hand.phase == ACT
         elif _is_qinger(hand):
+            from paiju.engine import qinger as Q
+
             cands = qinger_candidates(hand, seat, legal, self.candidates)
+            in_turn = hand.phase == Q.ACT
         else:
             cands = list(legal)
         # the greedy choice first: ties keep it
         cands = [default] + [a for a in cands if a != default]
         if len(cands) == 1:
             return default
-        return self._search(hand, seat, cands)
+        return self._search(hand, seat, cands, in_turn)
 
-    def _search(self, hand: Any, seat: int, cands: list[int]) -> int:
+    def _search(self, hand: Any, seat: int, cands: list[int], in_turn: bool) -> int:
         self._decisions += 1
         # a fresh stream per decision: one decision's sample count (which follows the
         # clock) never shifts the samples of the next
@@ -688,8 +698,6 @@ class StrongBot:
             seeds = [rng.getrandbits(32) for _ in range(n_seats)]
             for i, action in enumerate(cands):
                 players = [policy(s) for s in seeds]
-                if SELF_GREEDY:
-                    players[seat] = self._game_policy(seeds[seat])
                 values[i].append(self._rollout(det, seat, action, players))
             samples += 1
             if self.rollouts is not None:
@@ -698,9 +706,9 @@ class StrongBot:
             elif samples >= MIN_SAMPLES and time.perf_counter() >= deadline:
                 break
         self.samples.append(samples)
-        return cands[self._pick(values)]
+        return cands[self._pick(values, self.margin if in_turn else self.claim_margin)]
 
-    def _pick(self, values: list[list[float]]) -> int:
+    def _pick(self, values: list[list[float]], margin: float) -> int:
         """The candidate whose mean beats the default's (index 0) by the most, counted
         only when the paired difference is ``margin`` standard errors above zero."""
         base = values[0]
@@ -713,7 +721,7 @@ class StrongBot:
                 continue
             if n > 1:
                 var = sum((d - gain) ** 2 for d in diffs) / (n - 1)
-                if gain <= self.margin * (var / n) ** 0.5:
+                if gain <= margin * (var / n) ** 0.5:
                     continue
             best, best_gain = i, gain
         return best
