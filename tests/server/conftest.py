@@ -30,6 +30,9 @@ def fast_config(**overrides: Any) -> ServerConfig:
         "next_hand_delay": 0.0,
         "rejoin_grace": 3600.0,
         "seed": 20261129,
+        # the scripted players answer at machine speed; test_server_rate sets its own
+        "message_rate": 1000.0,
+        "message_burst": 1000.0,
     }
     values.update(overrides)
     return ServerConfig(**values)

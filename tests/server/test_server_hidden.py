@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from paiju.engine.events import PRIVATE_TYPES
+from paiju.engine.qinger import PRIVATE_TYPES as QINGER_PRIVATE
+from paiju.variants.registry import flows
 
 
 def _walk(obj: Any) -> Any:
@@ -37,8 +40,11 @@ def leaks(msg: dict[str, Any], me: int | None) -> list[str]:
             continue
         found.extend(f"{key} in {msg['type']}" for key in ("seed", "wall") if key in node)
         etype = node.get("type")
-        hidden = etype in PRIVATE_TYPES and node.get("seat") != me
-        if hidden and ("tile" in node or isinstance(node.get("tiles"), str)):
+        hidden = etype in PRIVATE_TYPES | QINGER_PRIVATE and node.get("seat") != me
+        shows = any(k in node for k in ("tile", "card")) or any(
+            isinstance(node.get(k), str) for k in ("tiles", "cards")
+        )
+        if hidden and shows:
             found.append(f"{etype} of seat {node.get('seat')} shows tiles")
         if node.get("phase") in ("claim", "rob", "declare"):
             others = [s for s in node.get("to_act", []) if s != me]
@@ -65,45 +71,48 @@ def leaks(msg: dict[str, Any], me: int | None) -> list[str]:
     return found
 
 
+SHORT_MATCH = {"jiaxing": {"hands": 2}, "taixing": {"rounds": 1}, "qinger": {"hands": 2}}
+
+
+@pytest.mark.parametrize("variant", sorted(flows()))
 def test_spectator_and_player_never_see_concealed_tiles(
-    client: TestClient, player_factory: Any
+    client: TestClient, player_factory: Any, variant: str
 ) -> None:
+    n = flows()[variant].n_seats
+    me = 1
     with client.websocket_connect("/ws") as ws1, client.websocket_connect("/ws") as ws2:
         player, watcher = player_factory(ws1), player_factory(ws2)
         player.recv()
         watcher.recv()
-        code = player.create(
-            "jiaxing",
-            options={"hands": 2},
-            seats=[{"kind": "bot"}, {"kind": "bot"}, {"kind": "person"}, {"kind": "bot"}],
-        )
+        seats = [{"kind": "person" if s == me else "bot"} for s in range(n)]
+        code = player.create(variant, options=SHORT_MATCH.get(variant, {}), seats=seats)
         watcher.send({"type": "join", "code": code})
         watcher.until("snapshot")
-        player.take(2, "p")
+        player.take(me, "p")
         player.play_to("match_end")
         watcher.until("match_end")
-        assert any(m["type"] == "update" for m in watcher.log)
+        private_types = PRIVATE_TYPES | QINGER_PRIVATE
         private = [
             e
             for m in watcher.log
             if m["type"] == "update"
             for e in m["events"]
-            if e["type"] in PRIVATE_TYPES
+            if e["type"] in private_types
         ]
-        assert private, "the spectator saw no draws at all"
+        assert private, "the spectator saw no deals or draws at all"
         for msg in watcher.log:
             assert leaks(msg, None) == [], msg
             assert msg["type"] != "seated"
         for msg in player.log:
-            assert leaks(msg, 2) == [], msg
+            assert leaks(msg, me) == [], msg
         own_draws = [
             e
             for m in player.log
             if m["type"] == "update"
             for e in m["events"]
-            if e["type"] == "draw" and e["seat"] == 2
+            if e["type"] == "draw" and e["seat"] == me
         ]
-        assert own_draws and all("tile" in e for e in own_draws)
+        assert own_draws and all("tile" in e or "card" in e for e in own_draws)
 
 
 def test_leak_checker_catches_a_leak() -> None:

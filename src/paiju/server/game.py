@@ -14,6 +14,8 @@ no events before the last answer anyway, so nobody can tell.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +57,8 @@ class GameSession:
         """Counts every change of what may be done; a client may quote it to avoid
         acting on a state it has not seen."""
         self.finished = False
+        self.hide: SeatFilter = for_seat
+        """How this game's events are filtered for a seat (set from the first hand)."""
         self._step = Step()
         self._writer = RecordWriter(self._sink)
 
@@ -87,6 +91,7 @@ class GameSession:
             raise IllegalActionError("a hand is in progress or the match is over")
         hand = self.match.new_hand()
         self.hand = hand
+        self.hide = seat_filter(hand)
         self.held = {}
         self._emit(("hand", len(self.match.hands), hand))
         for ev in hand.log:
@@ -257,5 +262,20 @@ class GameSession:
         return session
 
 
-def events_for(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
-    return [for_seat(ev, seat) for ev in events]
+SeatFilter = Callable[[Event, "int | None"], dict[str, Any]]
+
+
+def seat_filter(hand: Any) -> SeatFilter:
+    """The ``for_seat`` of the hand's own engine module (each game hides its own kinds of
+    private events: mahjong tiles, Qing'er cards), else the generic one."""
+    module = sys.modules.get(type(hand).__module__)
+    fn = getattr(module, "for_seat", None)
+    if callable(fn):
+        return fn  # type: ignore[no-any-return]
+    return for_seat
+
+
+def events_for(
+    events: list[Event], seat: int | None, hide: SeatFilter = for_seat
+) -> list[dict[str, Any]]:
+    return [hide(ev, seat) for ev in events]

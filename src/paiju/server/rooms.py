@@ -381,7 +381,10 @@ class Room:
             self._finish_hand()
 
     def _update(self, step: Step, seat: int | None) -> dict[str, Any]:
-        msg: dict[str, Any] = {"type": "update", "events": events_for(step.events, seat)}
+        session = self.session
+        assert session is not None
+        events = events_for(step.events, seat, session.hide)
+        msg: dict[str, Any] = {"type": "update", "events": events}
         msg.update(self._game_state(seat))
         # the update carries its own events; the view's recent-events tail would repeat them
         msg["state"].pop("events", None)
