@@ -255,6 +255,16 @@ export function TileBack(props: { class?: string }) {
   );
 }
 
+const CARD_SUITS: Record<string, [string, string]> = { s: ["黑桃", "spades"], h: ["红桃", "hearts"], c: ["草花", "clubs"] };
+
+/** "7h" → "红桃7" / "7 of hearts"; the jokers and the advert card by name. */
+export function cardName(p: Piece, lang: "zh" | "en" = "zh"): string {
+  if (p === "BJ" || p === "SJ" || p === "AD") return pieceName(p, lang);
+  const suit = CARD_SUITS[p[1]];
+  if (!suit) return p;
+  return lang === "en" ? `${p[0]} of ${suit[1]}` : `${suit[0]}${p[0]}`;
+}
+
 // -- cards (viewBox 50×70) ------------------------------------------------------------------
 
 const SUIT_PATH: Record<string, string> = {
@@ -335,7 +345,7 @@ export function Card(props: Face) {
   const colour = suit === "h" ? RED : INK;
   const face = "JQK".includes(rank);
   return (
-    <CardFrame piece={p} cls={props.class} title={props.title ?? p}>
+    <CardFrame piece={p} cls={props.class} title={props.title ?? cardName(p)}>
       <text x={5} y={14} font-family="sans-serif" font-size={12} font-weight="bold" fill={colour}>{rank}</text>
       <Suit suit={suit} x={9} y={22} scale={0.35} />
       {face ? (

@@ -7,6 +7,7 @@ const TEXT: Record<string, [string, string]> = {
   "nav.lobby": ["大厅", "Lobby"],
   "nav.replay": ["回放", "Replay"],
   "nav.calc": ["算分器", "Calculator"],
+  "nav.faces": ["牌面", "Tiles & cards"],
   "lang.switch": ["English", "中文"],
   "variant.jiaxing": ["嘉兴麻将", "Jiaxing mahjong"],
   "variant.taixing": ["泰兴麻将", "Taixing mahjong"],

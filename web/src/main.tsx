@@ -7,15 +7,17 @@ import { Lobby } from "./lobby";
 import { Table } from "./table";
 import { Replay } from "./replay";
 import { Calculator } from "./calc";
+import { Gallery } from "./gallery";
 import "./style.css";
 
-type Route = { page: "lobby" } | { page: "room"; code: string } | { page: "replay"; id: string | null } | { page: "calc" };
+type Route = { page: "lobby" } | { page: "room"; code: string } | { page: "replay"; id: string | null } | { page: "calc" } | { page: "faces" };
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "room" && parts[1]) return { page: "room", code: parts[1].toUpperCase() };
   if (parts[0] === "replay") return { page: "replay", id: parts[1] || null };
   if (parts[0] === "calc") return { page: "calc" };
+  if (parts[0] === "faces") return { page: "faces" };
   return { page: "lobby" };
 }
 
@@ -118,12 +120,13 @@ function App() {
           <a href="#/" data-testid="nav-lobby">{tr(lang, "nav.lobby")}</a>
           <a href="#/replay" data-testid="nav-replay">{tr(lang, "nav.replay")}</a>
           <a href="#/calc" data-testid="nav-calc">{tr(lang, "nav.calc")}</a>
+          <a href="#/faces" data-testid="nav-faces">{tr(lang, "nav.faces")}</a>
           <button class="lang" data-testid="lang-switch" onClick={() => setLang(lang === "zh" ? "en" : "zh")}>
             {tr(lang, "lang.switch")}
           </button>
         </nav>
       </header>
-      {!state.connected && route.page !== "calc" && route.page !== "replay" ? (
+      {!state.connected && route.page !== "calc" && route.page !== "replay" && route.page !== "faces" ? (
         <div class="banner">{tr(lang, stateRef.current.room ? "conn.lost" : "conn.connecting")}</div>
       ) : null}
       <main>
@@ -133,6 +136,7 @@ function App() {
         )}
         {route.page === "replay" && <Replay lang={lang} id={route.id} items={items} />}
         {route.page === "calc" && <Calculator lang={lang} items={items} />}
+        {route.page === "faces" && <Gallery lang={lang} />}
       </main>
     </div>
   );

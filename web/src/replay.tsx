@@ -19,7 +19,7 @@ function fakeRoom(data: Json): RoomInfo {
         seat: i,
         kind: bot ? "bot" : "person",
         level: bot ? label.slice(4) : null,
-        name: bot ? `${label.slice(4)} ${i + 1}` : label,
+        name: bot ? "" : label,
         taken: true,
         connected: true,
         bot_playing: false,
@@ -119,11 +119,11 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
     <div class="replay">
       {header}
       <div class="replay-controls">
-        <button data-testid="replay-first" onClick={() => setI(0)}>⏮ {tr(lang, "replay.first")}</button>
+        <button data-testid="replay-first" onClick={() => setI(0)}>|◀ {tr(lang, "replay.first")}</button>
         <button data-testid="replay-prev" onClick={() => setI(Math.max(0, i - 1))}>◀ {tr(lang, "replay.prev")}</button>
         <span data-testid="replay-step">{tr(lang, "replay.step", { i: i + 1, n: data.frames.length })}</span>
         <button data-testid="replay-next" onClick={() => setI(Math.min(data.frames.length - 1, i + 1))}>{tr(lang, "replay.next")} ▶</button>
-        <button data-testid="replay-last" onClick={() => setI(data.frames.length - 1)}>{tr(lang, "replay.last")} ⏭</button>
+        <button data-testid="replay-last" onClick={() => setI(data.frames.length - 1)}>{tr(lang, "replay.last")} ▶|</button>
         <input
           type="range"
           min={0}

@@ -35,6 +35,7 @@ function useNow(active: boolean): number {
   const [now, setNow] = useState(performance.now());
   useEffect(() => {
     if (!active) return;
+    setNow(performance.now());
     const id = setInterval(() => setNow(performance.now()), 250);
     return () => clearInterval(id);
   }, [active]);
@@ -44,7 +45,8 @@ function useNow(active: boolean): number {
 function Countdown(props: { lang: Lang; timer: TimerInfo | undefined; now: number; testid?: string }) {
   const t = props.timer;
   if (!t) return null;
-  const left = Math.max(0, t.ends_at - props.now);
+  // the ticking ``now`` may be up to one tick old when a new clock starts
+  const left = Math.max(0, t.ends_at - Math.max(props.now, performance.now()));
   const base = Math.max(0, left - t.bank_ms);
   const text =
     base > 0
@@ -54,7 +56,7 @@ function Countdown(props: { lang: Lang; timer: TimerInfo | undefined; now: numbe
   return (
     <span class={base > 0 ? "countdown" : "countdown bank"} data-testid={props.testid}>
       <span class="bar" style={{ width: `${Math.round(frac * 100)}%` }} />
-      <span class="label">⏱ {text}</span>
+      <span class="label">{text}</span>
     </span>
   );
 }
