@@ -219,6 +219,12 @@ def test_second_player_drops_and_reconnects_mid_hand(
         state="detached"
     )
     friend.screenshot(path=str(output_dir / "03-after-reconnect.png"))
+    # leaving on purpose hands the seat to a bot; the same token takes it back
+    friend.get_by_test_id("leave").click()
+    friend.get_by_test_id("rejoin").click()
+    friend.get_by_test_id("left").wait_for(state="detached")
+    friend.get_by_test_id("my-hand").wait_for()
+    assert client_state(friend)["seat"] == 1
     play_until_settled([host, friend])
     assert friend.get_by_test_id("settlement").is_visible()
     friend.screenshot(path=str(output_dir / "04-settlement.png"), full_page=True)

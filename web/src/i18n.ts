@@ -35,6 +35,8 @@ const TEXT: Record<string, [string, string]> = {
   "room.share": ["把房间号发给朋友：", "Send the code to a friend: "],
   "room.leave": ["离开（机器人代打）", "Leave (a bot plays for you)"],
   "room.you": ["你", "you"],
+  "room.left": ["你已离开，机器人正在代打。", "You left; a bot is playing your seat."],
+  "room.rejoin": ["回到座位", "Take my seat back"],
   "room.bot": ["机器人", "bot"],
   "room.away": ["离线", "away"],
   "room.botplaying": ["机器人代打", "bot playing"],

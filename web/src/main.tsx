@@ -132,7 +132,7 @@ function App() {
       <main>
         {route.page === "lobby" && <Lobby lang={lang} onCreate={create} />}
         {route.page === "room" && (
-          <Table lang={lang} state={state} items={items} send={(m) => conn.send(m)} />
+          <Table lang={lang} state={state} items={items} send={(m) => conn.send(m)} rejoin={() => conn.room && conn.rejoin(conn.room)} />
         )}
         {route.page === "replay" && <Replay lang={lang} id={route.id} items={items} />}
         {route.page === "calc" && <Calculator lang={lang} items={items} />}

@@ -65,6 +65,8 @@ export interface ClientState {
   matchEnd: Json | null;
   error: string | null;
   notice: string | null;
+  /** The person gave the seat to a bot (``leave``); the seat token brings them back. */
+  left: boolean;
 }
 
 export function initialState(): ClientState {
@@ -80,6 +82,7 @@ export function initialState(): ClientState {
     matchEnd: null,
     error: null,
     notice: null,
+    left: false,
   };
 }
 
@@ -112,7 +115,7 @@ export function applyMessage(s: ClientState, msg: Json, now: number): ClientStat
     case "room":
       return { ...s, room: msg.room, seat: msg.you?.seat ?? null, host: !!msg.you?.host };
     case "snapshot": {
-      const next: ClientState = { ...s, room: msg.room, seat: msg.seat ?? null };
+      const next: ClientState = { ...s, room: msg.room, seat: msg.seat ?? null, left: false };
       if (msg.turn !== undefined) {
         next.game = gameFrom(msg, now);
         next.match = msg.match ?? s.match;
@@ -156,7 +159,7 @@ export function applyMessage(s: ClientState, msg: Json, now: number): ClientStat
     case "timeout":
       return { ...s, notice: `timeout:${msg.seat}` };
     case "left":
-      return { ...s, seat: null };
+      return { ...s, seat: null, left: true };
     case "error":
       return { ...s, error: `${msg.code}: ${msg.message}` };
     default:

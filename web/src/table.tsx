@@ -501,7 +501,7 @@ function WaitingRoom(props: { lang: Lang; state: ClientState; send: Send }) {
   );
 }
 
-export function Table(props: { lang: Lang; state: ClientState; items: ItemNames; send: Send }) {
+export function Table(props: { lang: Lang; state: ClientState; items: ItemNames; send: Send; rejoin: () => void }) {
   const { lang, state, send, items } = props;
   const room = state.room;
   const now = useNow(!!state.game && state.game.timers.length > 0);
@@ -579,6 +579,14 @@ export function Table(props: { lang: Lang; state: ClientState; items: ItemNames;
         </section>
       ) : null}
       <Ledger lang={lang} room={room} me={state.seat} match={state.match} />
+      {state.left ? (
+        <div class="banner" data-testid="left">
+          {tr(lang, "room.left")}{" "}
+          <button class="primary" data-testid="rejoin" onClick={props.rejoin}>
+            {tr(lang, "room.rejoin")}
+          </button>
+        </div>
+      ) : null}
       {seated && room.status === "playing" ? (
         <button class="link" data-testid="leave" onClick={() => send({ type: "leave" })}>
           {tr(lang, "room.leave")}
