@@ -2,7 +2,9 @@ import { useEffect, useState } from "preact/hooks";
 import { tr, type Lang } from "./i18n";
 import type { ItemNames } from "./main";
 import { initialState, type ClientState, type Json, type RoomInfo } from "./state";
-import { CenterInfo, PlayerArea, SettlementView } from "./table";
+import { PieceView } from "./faces";
+import { actionPiece } from "./notation";
+import { actionLabel, CenterInfo, PlayerArea, seatName, SettlementView } from "./table";
 
 function fakeRoom(data: Json): RoomInfo {
   const n = data.frames[0]?.state?.players?.length ?? data.seats.length;
@@ -113,7 +115,7 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
     match: { totals: frame.totals },
   };
   const n = room.n_seats;
-  const names = (s: number) => room.seats[s]?.name ?? String(s + 1);
+  const names = (s: number) => seatName(lang, room, s, null);
   const ended = frame.state.phase === "end";
   return (
     <div class="replay">
@@ -133,7 +135,18 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
         />
       </div>
       <p class="muted" data-testid="replay-action">
-        {frame.action ? `${names(frame.action.seat)}: ${frame.action.action}` : tr(lang, "table.hand", { n: frame.hand + 1 })}
+        {frame.action ? (
+          <>
+            {names(frame.action.seat)}: {actionLabel(lang, frame.action.action)}{" "}
+            {actionPiece(frame.action.action) ? (
+              <span class="pc inline">
+                <PieceView variant={data.variant} piece={actionPiece(frame.action.action)!} />
+              </span>
+            ) : null}
+          </>
+        ) : (
+          tr(lang, "table.hand", { n: frame.hand + 1 })
+        )}
       </p>
       <div class="replay-board">
         <CenterInfo lang={lang} state={state} />

@@ -21,14 +21,16 @@ export function seatName(lang: Lang, room: RoomInfo | null, seat: number, me: nu
   const info = room?.seats[seat];
   let name = info?.name || (info?.kind === "bot" ? `${tr(lang, "room.bot")}${seat + 1}` : `${seat + 1}`);
   if (info?.kind === "bot" && !info.name) name = `${tr(lang, "room.bot")} ${seat + 1}`;
-  if (seat === me) name += `（${tr(lang, "room.you")}）`;
+  if (seat === me) name += lang === "en" ? ` (${tr(lang, "room.you")})` : `（${tr(lang, "room.you")}）`;
   return name;
 }
 
 export function itemName(items: ItemNames, variant: string, id: string, fallback: string | undefined, lang: Lang): string {
+  // the event's own name may carry a count ("大鬼 ×2"); keep it, translated when asked
   const row = items[variant]?.[id];
-  if (row) return lang === "en" ? row.en : row.zh;
-  return fallback ?? id;
+  if (lang === "zh" || !row) return fallback ?? row?.zh ?? id;
+  const extra = fallback && fallback.startsWith(row.zh) ? fallback.slice(row.zh.length) : "";
+  return row.en + extra;
 }
 
 function useNow(active: boolean): number {
@@ -188,7 +190,7 @@ export function PlayerArea(props: {
   );
 }
 
-function actionLabel(lang: Lang, action: string): string {
+export function actionLabel(lang: Lang, action: string): string {
   const verb = actionVerb(action);
   return tr(lang, `act.${verb}`);
 }
@@ -392,7 +394,7 @@ export function SettlementView(props: {
           {parts.payments.map((p) => (
             <li>
               {tr(lang, "settle.pays", { a: name(p.payer), b: name(p.payee), v: p.amount })}{" "}
-              <span class="reason">{itemName(props.items, variant, p.reason, p.reason, lang)}</span>
+              <span class="reason">{itemName(props.items, variant, p.reason, undefined, lang)}</span>
             </li>
           ))}
         </ul>
