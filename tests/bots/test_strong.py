@@ -248,7 +248,7 @@ def test_strong_plays_qinger_legally() -> None:
     flow = flows()["qinger"]
     options = flow.options_type()
     hand: Any = flow.new_hand(options, seed=2, dealer=0, carry={})
-    strong = StrongBot(2, "qinger", rollouts=2, candidates=2)
+    strong = StrongBot(2, "qinger", rollouts=1, candidates=2)
 
     def checked(h: Any, seat: int) -> int:
         action = strong(h, seat)
