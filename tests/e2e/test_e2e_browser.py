@@ -310,6 +310,15 @@ def test_calculator_page_scores_like_paiju_score(
     for item in expected["items"]:
         assert item["name"] in text and str(item["value"]) in text
     page.screenshot(path=str(output_dir / "calculator.png"), full_page=True)
+    # the form edits the same situation: a self-drawn win pays differently
+    page.get_by_test_id("calc-win_type").select_option("self_draw")
+    situation = json.loads(page.get_by_test_id("calc-input").input_value())
+    assert situation["win_type"] == "self_draw"
+    page.get_by_test_id("calc-go").click()
+    page.wait_for_function(
+        "want => document.querySelector('[data-testid=calc-result]')?.innerText.includes(want)",
+        arg=f"+{score(situation)[1]['payments'][situation['winner']]}",
+    )
     page.get_by_test_id("calc-input").fill(json.dumps({**situation, "hand": "5x"}))
     page.get_by_test_id("calc-go").click()
     assert "hand" in page.get_by_test_id("calc-error").inner_text()

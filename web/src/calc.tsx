@@ -54,6 +54,75 @@ const EXAMPLES: Record<string, Json> = {
   },
 };
 
+const FLAGS = ["kong_replacement", "after_kong_discard", "last_tile", "heavenly", "earthly", "human", "ready_at_deal", "multiple_winners"];
+
+/** The common fields of a mahjong situation as a form; melds and options stay in the JSON. */
+function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => void }) {
+  const { lang, value } = props;
+  const set = (key: string, v: unknown) => {
+    const next = { ...value };
+    if (v === "" || v === null) delete next[key];
+    else next[key] = v;
+    props.onChange(next);
+  };
+  const seat = (key: string) => (
+    <label class="inline">
+      {tr(lang, `calc.${key}`)}
+      <select data-testid={`calc-${key}`} value={value[key] ?? ""} onChange={(e) => {
+        const raw = (e.target as HTMLSelectElement).value;
+        set(key, raw === "" ? null : Number(raw));
+      }}>
+        <option value="">—</option>
+        {[0, 1, 2, 3].map((n) => <option value={n}>{tr(lang, "calc.seat", { n })}</option>)}
+      </select>
+    </label>
+  );
+  const text = (key: string) => (
+    <label class="inline">
+      {tr(lang, `calc.${key}`)}
+      <input data-testid={`calc-${key}`} value={value[key] ?? ""} size={18} onChange={(e) => set(key, (e.target as HTMLInputElement).value)} />
+    </label>
+  );
+  const flags: string[] = Array.isArray(value.flags) ? value.flags : [];
+  return (
+    <div class="calc-form">
+      <div>
+        {text("hand")}
+        {text("win_tile")}
+        {value.variant === "taixing" ? text("flowers") : null}
+      </div>
+      <div>
+        {seat("dealer")}
+        {seat("winner")}
+        <label class="inline">
+          {tr(lang, "calc.win_type")}
+          <select data-testid="calc-win_type" value={value.win_type ?? "self_draw"} onChange={(e) => {
+            const how = (e.target as HTMLSelectElement).value;
+            const next: Json = { ...value, win_type: how };
+            // a self-drawn win has no discarder; the calculator refuses one
+            if (how === "self_draw") delete next.from;
+            props.onChange(next);
+          }}>
+            {["self_draw", "discard", "robbed_kong"].map((w) => <option value={w}>{tr(lang, `calc.${w}`)}</option>)}
+          </select>
+        </label>
+        {value.win_type !== "self_draw" ? seat("from") : null}
+      </div>
+      <div class="flags">
+        {FLAGS.map((f) => (
+          <label class="inline">
+            <input type="checkbox" checked={flags.includes(f)} onChange={(e) => {
+              const on = (e.target as HTMLInputElement).checked;
+              set("flags", on ? flags.concat([f]) : flags.filter((x) => x !== f));
+            }} />
+            {tr(lang, `flag.${f}`)}
+          </label>
+        ))}
+      </div>
+    </div>
+  );
+}
+
 function pretty(obj: Json): string {
   return JSON.stringify(obj, null, 2);
 }
@@ -111,6 +180,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
             </button>
           ))}
         </div>
+        {preview && variant !== "qinger" ? <MahjongForm lang={lang} value={preview} onChange={(v) => setText(pretty(v))} /> : null}
         <textarea data-testid="calc-input" rows={16} spellcheck={false} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
         {handPieces.length ? <Pieces variant={variant} pieces={handPieces} small /> : null}
         <div>
