@@ -8,7 +8,7 @@ const SEATS: Record<string, number> = { jiaxing: 4, taixing: 4, qinger: 3 };
 export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) => void }) {
   const { lang } = props;
   const [variant, setVariant] = useState("taixing");
-  const [hands, setHands] = useState("1");
+  const [hands, setHands] = useState("full");
   const [name, setName] = useState("");
   const [code, setCode] = useState("");
   const [bots, setBots] = useState<string[]>(["greedy", "random"]);
@@ -57,9 +57,9 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
         <label>
           {tr(lang, "lobby.hands")}
           <select data-testid="hands" value={hands} onChange={(e) => setHands((e.target as HTMLSelectElement).value)}>
+            <option value="full">{tr(lang, "lobby.hands.full")}</option>
             <option value="1">{tr(lang, "lobby.hands.one")}</option>
             <option value="4">{tr(lang, "lobby.hands.four")}</option>
-            <option value="full">{tr(lang, "lobby.hands.full")}</option>
           </select>
         </label>
         <label>

@@ -62,6 +62,8 @@ export interface ClientState {
   match: Json | null;
   handEvents: Json[];
   settlement: Settlement | null;
+  /** The previous hand's settlement, kept readable after the next deal. */
+  lastSettlement: Settlement | null;
   matchEnd: Json | null;
   error: string | null;
   notice: string | null;
@@ -79,6 +81,7 @@ export function initialState(): ClientState {
     match: null,
     handEvents: [],
     settlement: null,
+    lastSettlement: null,
     matchEnd: null,
     error: null,
     notice: null,
@@ -128,7 +131,13 @@ export function applyMessage(s: ClientState, msg: Json, now: number): ClientStat
     case "seated":
       return { ...s, seat: msg.seat };
     case "hand_start":
-      return { ...s, handEvents: [], settlement: null, notice: null };
+      return {
+        ...s,
+        handEvents: [],
+        settlement: null,
+        lastSettlement: s.settlement ?? s.lastSettlement,
+        notice: null,
+      };
     case "update":
       return {
         ...s,
@@ -157,7 +166,7 @@ export function applyMessage(s: ClientState, msg: Json, now: number): ClientStat
     case "match_end":
       return { ...s, matchEnd: msg, match: msg.match ?? s.match };
     case "timeout":
-      return { ...s, notice: `timeout:${msg.seat}` };
+      return { ...s, notice: `timeout:${msg.seat}:${msg.turn ?? 0}` };
     case "left":
       return { ...s, seat: null, left: true };
     case "error":

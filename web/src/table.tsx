@@ -288,6 +288,9 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
         : tr(lang, "table.turn", { who: seatName(lang, state.room, toAct[0], state.seat) })
       : "";
   const left = view.wall_left ?? view.stock_left;
+  // a timeout is news for the next few moves only
+  const [kind, tSeat, tTurn] = (state.notice ?? "").split(":");
+  const timedOut = kind === "timeout" && game.turn <= Number(tTurn) + 3 ? { seat: Number(tSeat) } : null;
   return (
     <section class="center" data-testid="center">
       <div class="meta">
@@ -317,6 +320,11 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
         </div>
       ) : null}
       {whose ? <div class={mine ? "whose mine" : "whose"} data-testid="whose-turn">{whose}</div> : null}
+      {timedOut ? (
+        <div class="notice" data-testid="timeout-notice">
+          {tr(lang, "table.timeout", { who: seatName(lang, state.room, timedOut.seat, state.seat) })}
+        </div>
+      ) : null}
     </section>
   );
 }
@@ -579,6 +587,25 @@ export function Table(props: { lang: Lang; state: ClientState; items: ItemNames;
             <p class="muted">{tr(lang, "table.nexthand")}</p>
           )}
         </section>
+      ) : null}
+      {!settle && state.lastSettlement ? (
+        <details class="settlement card-panel" data-testid="last-settlement">
+          <summary>
+            {tr(lang, "settle.last")} · {tr(lang, "table.hand", { n: state.lastSettlement.hand + 1 })}
+          </summary>
+          <SettlementView
+            lang={lang}
+            room={room}
+            me={state.seat}
+            variant={variant}
+            winners={state.lastSettlement.winners}
+            exhausted={state.lastSettlement.exhausted}
+            net={state.lastSettlement.net}
+            events={state.lastSettlement.events}
+            state={state.lastSettlement.state}
+            items={items}
+          />
+        </details>
       ) : null}
       <Ledger lang={lang} room={room} me={state.seat} match={state.match} />
       {state.left ? (

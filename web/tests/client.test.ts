@@ -82,6 +82,7 @@ describe("messages", () => {
     expect(s.match?.totals).toEqual([2, 0, 0, -2]);
     s = applyMessage(s, { type: "hand_start", hand: 1, dealer: 0 }, 4000);
     expect(s.settlement).toBeNull();
+    expect(s.lastSettlement?.net).toEqual([2, 0, 0, -2]);
     expect(s.handEvents).toEqual([]);
   });
   it("reports errors without losing the table", () => {
