@@ -9,6 +9,7 @@ import pytest
 
 from paiju.bots import GreedyBot
 from paiju.bots.strong import (
+    RolloutBot,
     StrongBot,
     determinize_mahjong,
     mahjong_candidates,
@@ -70,9 +71,9 @@ def scrambled(hand: MahjongHand, seat: int, seed: int) -> MahjongHand:
 
 
 def test_strong_plays_only_legal_actions() -> None:
-    for seed in (3, 11):
+    for seed, rollout in ((3, "greedy"), (11, "rollout")):
         hand = new_hand(seed)
-        strong = StrongBot(seed, rollouts=2, candidates=3)
+        strong = StrongBot(seed, rollouts=2, candidates=3, rollout=rollout)
         seen: list[int] = []
 
         def checked(
@@ -87,6 +88,20 @@ def test_strong_plays_only_legal_actions() -> None:
         play_hand(hand, [checked, GreedyBot(1), GreedyBot(2), GreedyBot(3)])
         assert hand.phase == END and seen
         assert strong.samples and all(n == 2 for n in strong.samples)
+
+
+def test_rollout_policy_plays_legally() -> None:
+    for seed in range(5):
+        hand = new_hand(seed)
+        bots = [RolloutBot(seed * 4 + i) for i in range(4)]
+
+        def checked(h: MahjongHand, seat: int, bots: list[RolloutBot] = bots) -> int:
+            action = bots[seat](h, seat)
+            assert action in h.legal_actions(seat)
+            return action
+
+        play_hand(hand, [checked] * 4)
+        assert hand.is_over and sum(hand.net()) == 0
 
 
 def test_unseen_tiles_are_the_hidden_multiset() -> None:
