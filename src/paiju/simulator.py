@@ -340,7 +340,7 @@ def write_charts(summary: dict[str, Any], results: Sequence[GameResult], out_dir
     fig, ax = plt.subplots(figsize=(8, max(3.0, 0.3 * len(items) + 1)))
     names = list(items)[::-1]
     ax.barh(names, [items[n] for n in names], color="#4c72b0")
-    ax.set_xlabel("hands in which the item scored")
+    ax.set_xlabel("times scored (once per winning hand it appears in)")
     ax.set_title(f"{summary['variant']}: scoring items over {summary['hands']} hands")
     fig.tight_layout()
     path = os.path.join(out_dir, "items.png")
