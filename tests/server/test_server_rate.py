@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -52,3 +53,28 @@ def test_messages_are_rate_limited_per_connection(make_app: Any, player_factory:
             q.recv()
             q.send({"type": "ping"})
             assert q.until("pong", "error")["type"] == "pong"
+
+
+def test_bucket_level_refills_without_taking() -> None:
+    bucket = TokenBucket(rate=1.0, burst=2.0, stamp=0.0)
+    assert bucket.take(0.0) and bucket.take(0.0)
+    assert bucket.level(0.5) == pytest.approx(0.5)
+    assert bucket.level(5.0) == 2.0
+    assert bucket.take(5.0)
+
+
+def test_reap_forgets_addresses_whose_bucket_refilled(make_app: Any, player_factory: Any) -> None:
+    app = make_app(create_rate=1000.0, create_burst=2)
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        p = player_factory(ws)
+        p.recv()
+        p.create("jiaxing")
+        manager = app.state.manager
+        assert list(manager.create_buckets) == ["testclient"]
+        time.sleep(0.01)
+        client.portal.call(_reap, manager)
+        assert manager.create_buckets == {}
+
+
+async def _reap(manager: Any) -> None:
+    manager.reap()

@@ -873,6 +873,10 @@ class RoomManager:
                     if seat.token_hash is not None:
                         self.tokens.pop(seat.token_hash, None)
                 del self.rooms[code]
+        # an address whose bucket has refilled is indistinguishable from a new one
+        for address, bucket in list(self.create_buckets.items()):
+            if bucket.level() >= bucket.burst:
+                del self.create_buckets[address]
 
     # -- restart -----------------------------------------------------------------------
     async def resume_all(self) -> list[str]:

@@ -101,11 +101,15 @@ class TokenBucket:
         if self.tokens < 0:
             self.tokens = self.burst
 
-    def take(self, now: float | None = None) -> bool:
+    def level(self, now: float | None = None) -> float:
+        """Tokens available now (refilled, none taken)."""
         now = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1.0:
+        return self.tokens
+
+    def take(self, now: float | None = None) -> bool:
+        if self.level(now) >= 1.0:
             self.tokens -= 1.0
             return True
         return False
