@@ -135,6 +135,10 @@ def test_run_ordered_keeps_task_order() -> None:
     seen: list[int] = []
     out = run_ordered(InlineExecutor(), abs, [-3, 1, -2], on_result=lambda i, r: seen.append(i))
     assert out == [3, 1, 2] and seen == [0, 1, 2]
+    stream = io.StringIO()
+    bar = Progress(3, "inline", stream=stream)
+    run_ordered(InlineExecutor(), abs, [1, 2, 3], bar)
+    assert "3/3" in stream.getvalue() and bar.done == 3
     with make_executor(2) as pool:
         assert run_ordered(pool, abs, list(range(-20, 0))) == list(range(20, 0, -1))
     with pytest.raises(ValueError, match="workers"):

@@ -106,6 +106,17 @@ def run_ordered(
     so a caller can stream them (records) without holding back the pool."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
+    if isinstance(executor, InlineExecutor):
+        # submitting runs the task at once: go one by one so progress shows as it happens
+        done_in_order = []
+        for i, task in enumerate(tasks):
+            result = executor.submit(fn, task).result()
+            done_in_order.append(result)
+            if progress is not None:
+                progress.update()
+            if on_result is not None:
+                on_result(i, result)
+        return done_in_order
     futures = [executor.submit(fn, task) for task in tasks]
     results: list[R | None] = [None] * len(tasks)
     ready = [False] * len(tasks)
