@@ -198,6 +198,9 @@ def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         make_player("nobody")
     assert isinstance(make_player("strong", 1, budget=0.05), StrongBot)
+    from paiju.bots import make_bot
+
+    assert isinstance(make_bot("strong", 1, "taixing"), StrongBot)
 
 
 def test_bench_lines(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,6 +15,7 @@ from paiju.engine.mahjong import MahjongHand
 
 if TYPE_CHECKING:
     from paiju.bots.qinger import QingerGreedyBot
+    from paiju.bots.strong import StrongBot
 
 
 class RandomBot:
@@ -158,12 +159,17 @@ BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "gree
 
 def make_bot(
     name: str, seed: int = 0, variant: str = "jiaxing"
-) -> RandomBot | GreedyBot | QingerGreedyBot:
+) -> RandomBot | GreedyBot | QingerGreedyBot | StrongBot:
     """A bot by name for ``variant`` (the simple bots play every mahjong variant; Qing'er
-    has its own greedy bot, the random one plays any game)."""
+    has its own greedy bot, the random one plays any game; ``strong`` searches, see
+    :mod:`paiju.bots.strong`)."""
+    if name == "strong":
+        from paiju.bots.strong import StrongBot
+
+        return StrongBot(seed, variant)
     cls = BOTS.get(name)
     if cls is None:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, strong)")
     if variant == "qinger" and cls is GreedyBot:
         from paiju.bots.qinger import QingerGreedyBot
 
