@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from paiju.engine.events import PRIVATE_TYPES
 from paiju.engine.qinger import PRIVATE_TYPES as QINGER_PRIVATE
+from paiju.server.game import GameSession
+from paiju.server.protocol import TimerSettings
+from paiju.server.rooms import Connection, Room, RoomManager, Seat, ServerConfig
+from paiju.server.storage import Storage
+from paiju.server.timers import ManualClock
+from paiju.variants.base import options_from_mapping
 from paiju.variants.registry import flows
 
 
@@ -131,3 +141,56 @@ def test_leak_checker_catches_a_leak() -> None:
     }
     assert len(leaks(claim, 1)) == 2
     assert leaks({**claim, "to_act": [1], "state": {"phase": "claim", "to_act": [1]}}, 1) == []
+
+
+def _play_room(variant: str, seed: int, rng: random.Random) -> tuple[list[Connection], Connection]:
+    """A room of people (plain connections, no sockets) playing random legal moves; returns
+    the seats' connections and a spectator's, each holding every message it was sent."""
+
+    async def body() -> tuple[list[Connection], Connection]:
+        flow = flows()[variant]
+        n = flow.n_seats
+        options = options_from_mapping(flow.options_type, SHORT_MATCH.get(variant, {}))
+        config = ServerConfig(bot_delay=0.0, next_hand_delay=0.0)
+        manager = RoomManager(Storage("sqlite+aiosqlite:///:memory:"), config, ManualClock())
+        seats = [Seat(i, "person", token_hash=f"t{i}") for i in range(n)]
+        room = Room(manager, "TESTAA", variant, flow, options, seats, TimerSettings())
+        conns = [Connection() for _ in range(n)]
+        for i, conn in enumerate(conns):
+            seats[i].conn, conn.room, conn.seat = conn, room, i
+        watcher = Connection()
+        room.spectators[watcher.id] = watcher
+        watcher.room = room
+        room.session = GameSession(flow, options, seed, [f"p{i}" for i in range(n)])
+        room.game_id, room.status = "g", "playing"
+        room._make_bots(seed)
+        room._start_hand()
+        for _ in range(3000):
+            session = room.session
+            if room.status != "playing":
+                break
+            if session.between_hands:
+                room._start_hand()
+                continue
+            seat = rng.choice(session.to_act())
+            hand = session.hand
+            action = hand.action_str(rng.choice(session.legal(seat)))
+            room.act(conns[seat], action, session.turn)
+        assert room.status == "finished"
+        await manager.close()
+        return conns, watcher
+
+    return asyncio.run(body())
+
+
+@pytest.mark.parametrize("variant", sorted(flows()))
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**40), choices=st.integers(0, 2**32))
+def test_no_message_of_random_games_leaks(variant: str, seed: int, choices: int) -> None:
+    conns, watcher = _play_room(variant, seed, random.Random(choices))
+    for msg in watcher.sent:
+        assert leaks(msg, None) == [], msg
+    for seat, conn in enumerate(conns):
+        assert any(m["type"] == "update" for m in conn.sent)
+        for msg in conn.sent:
+            assert leaks(msg, seat) == [], msg
