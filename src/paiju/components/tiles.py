@@ -190,3 +190,7 @@ FLOWER_HANZI: dict[str, Tile] = {
 ALL_TILES: tuple[Tile, ...] = tuple(Tile)
 PLAYING_TILES: tuple[Tile, ...] = ALL_TILES[:N_PLAYING_KINDS]
 FLOWER_TILES: tuple[Tile, ...] = ALL_TILES[N_PLAYING_KINDS:]
+
+TILE_TEXT: tuple[str, ...] = tuple(str(t) for t in ALL_TILES)
+"""Notation of each kind by index (``TILE_TEXT[31] == "5z"``): views and records format
+many tiles, and an index lookup is far cheaper than building the enum member."""

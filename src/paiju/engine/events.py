@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from paiju.components.notation import format_tiles
-from paiju.components.tiles import Tile
+from paiju.components.tiles import TILE_TEXT, Tile
 
 
 class Event(NamedTuple):
@@ -30,7 +30,7 @@ def to_json(event: Event) -> dict[str, Any]:
     if event.seat >= 0:
         out["seat"] = event.seat
     if event.tile >= 0:
-        out["tile"] = str(Tile(event.tile))
+        out["tile"] = TILE_TEXT[event.tile]
     if event.source >= 0:
         out["from"] = event.source
     data = event.data

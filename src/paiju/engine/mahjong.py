@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from paiju.components.analysis import MAHJONG
-from paiju.components.tiles import Tile
+from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError
 from paiju.engine.events import Event, for_seat
@@ -529,7 +529,7 @@ class MahjongHand:
         self.phase = ACT
         self.drawn = -1
         self.melds[seat].append(Meld(MeldType.CHI, Tile(low), source))
-        self.log.append(Event("chi", seat, tile, source, data={"low": str(Tile(low))}))
+        self.log.append(Event("chi", seat, tile, source, data={"low": TILE_TEXT[low]}))
 
     def _claim_meld(self, seat: int, act: int, tile: int, source: int) -> None:
         self.any_claim = True
@@ -728,7 +728,7 @@ class MahjongHand:
             self.win_info[s] = win
         self.phase = END
         self.log.append(
-            Event("win", data={"winners": winners, "how": how.value, "tile": str(Tile(tile))})
+            Event("win", data={"winners": winners, "how": how.value, "tile": TILE_TEXT[tile]})
         )
         self.log.extend(self.rules.settle(self))
         self.log.append(Event("end", data={"net": self.net()}))
@@ -763,11 +763,11 @@ class MahjongHand:
                     }
                     for m in self.melds[s]
                 ],
-                "discards": " ".join(str(Tile(t)) for t in self.discards[s]),
+                "discards": " ".join(TILE_TEXT[t] for t in self.discards[s]),
                 "concealed_count": sum(self.counts[s]),
             }
             if self.rules.flowers:
-                info["flowers"] = " ".join(str(Tile(f)) for f in self.flowers[s])
+                info["flowers"] = " ".join(TILE_TEXT[f] for f in self.flowers[s])
             if self.ready[s]:
                 info["ready"] = True
             if s == seat or (self.phase == END and s in self.winners):
@@ -788,9 +788,9 @@ class MahjongHand:
             "net": self.net(),
         }
         if seat is not None and seat == self.current and self.phase == ACT and self.drawn >= 0:
-            out["drawn"] = str(Tile(self.drawn))
+            out["drawn"] = TILE_TEXT[self.drawn]
         if self.phase in (CLAIM, ROB):
-            out["claim_tile"] = str(Tile(self.claim_tile))
+            out["claim_tile"] = TILE_TEXT[self.claim_tile]
         out["events"] = [for_seat(e, seat) for e in self.log[-8:]]
         return out
 
