@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest pgtest bench clean web e2e-setup
+.PHONY: run demo test lint typecheck pytest pgtest bench clean web e2e-setup
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -14,9 +14,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	touch $(STAMP)
 
-# The main job of the moment: a Jiaxing match between greedy bots, recorded, then verified
-# by replay; and the calculator on an example hand.
-run: $(STAMP)
+# The main job: the game server with the browser client on http://127.0.0.1:8000
+# (SQLite under ./data). `make demo` is the command-line tour of engine and calculator.
+run: $(STAMP) web
+	mkdir -p data
+	$(BIN)/paiju serve
+
+demo: $(STAMP)
 	mkdir -p data
 	$(BIN)/paiju simulate jiaxing --games 1 --seed 1 --bots greedy --record data/jiaxing-match.jsonl
 	$(BIN)/paiju replay data/jiaxing-match.jsonl
