@@ -280,7 +280,7 @@ def _rebuilt_window(hand: MahjongHand, det: MahjongHand, seat: int) -> dict[int,
     if hand.phase == CLAIM:
         source = hand.claim_from
         for s in _after(source, len(hand.counts)):
-            opts = own if s == seat else _claim_options(det, s, tile)
+            opts = own if s == seat else det.claim_options(s, tile)
             if opts:
                 pending[s] = opts
     elif hand.phase == ROB:
@@ -296,41 +296,6 @@ def _rebuilt_window(hand: MahjongHand, det: MahjongHand, seat: int) -> dict[int,
             elif det.rules.is_ready(det, s, bytes(det.counts[s])):
                 pending[s] = [A.PASS, A.DECLARE]
     return pending
-
-
-def _claim_options(det: MahjongHand, s: int, tile: int) -> list[int]:
-    """The engine's claim options (pass / pong / kong / win) for ``s`` on ``tile``."""
-    n = det.counts[s][tile]
-    opts: list[int] = []
-    if n >= 2 and det.tail > det.head and not det.ready[s]:
-        opts.append(A.PONG)
-        if n == 3:
-            opts.append(A.KONG)
-    if det._can_take(s, tile, WinType.DISCARD):
-        opts.append(A.HU)
-    next_seat = (det.claim_from + 1) % len(det.counts)
-    chow = getattr(det.rules, "chi", False) and s == next_seat
-    if chow and det.tail > det.head and not det.ready[s]:
-        opts.extend(_chi_options(det.counts[s], tile))
-    if opts:
-        opts.insert(0, A.PASS)
-    return opts
-
-
-def _chi_options(counts: bytearray, tile: int) -> list[int]:
-    """The runs a discard completes (as the low, middle or high tile), as the engine
-    offers them to the next seat where a variant allows chow."""
-    if tile >= 27:
-        return []
-    rank = tile % 9
-    out = []
-    if rank <= 6 and counts[tile + 1] and counts[tile + 2]:
-        out.append(A.CHI_LOW)
-    if 1 <= rank <= 7 and counts[tile - 1] and counts[tile + 1]:
-        out.append(A.CHI_MID)
-    if rank >= 2 and counts[tile - 2] and counts[tile - 1]:
-        out.append(A.CHI_HIGH)
-    return out
 
 
 def _after(seat: int, n: int) -> list[int]:

@@ -454,21 +454,9 @@ class MahjongHand:
         self.claim_tile = tile
         self.claim_from = seat
         pending: dict[int, list[int]] = {}
-        wall_left = self.tail > self.head
         for s in self._others(seat):
-            c = self.counts[s]
-            n = c[tile]
-            opts: list[int] = []
-            if n >= 2 and wall_left and not self.ready[s]:
-                opts.append(A.PONG)
-                if n == 3:
-                    opts.append(A.KONG)
-            if self._can_take(s, tile, WinType.DISCARD):
-                opts.append(A.HU)
-            if self.rules.chi and s == (seat + 1) % 4 and wall_left and not self.ready[s]:
-                opts.extend(_chi_options(c, tile))
+            opts = self.claim_options(s, tile)
             if opts:
-                opts.insert(0, A.PASS)
                 pending[s] = opts
         self.pending = pending
         if pending:
@@ -476,6 +464,30 @@ class MahjongHand:
             self.phase = CLAIM
         else:
             self._next_turn(seat)
+
+    def claim_options(self, seat: int, tile: int) -> list[int]:
+        """What ``seat`` may answer to ``tile`` just discarded by ``claim_from``: PASS
+        first, then pong / kong / win / chow codes; empty when it has nothing to say."""
+        c = self.counts[seat]
+        n = c[tile]
+        wall_left = self.tail > self.head
+        opts: list[int] = []
+        if n >= 2 and wall_left and not self.ready[seat]:
+            opts.append(A.PONG)
+            if n == 3:
+                opts.append(A.KONG)
+        if self._can_take(seat, tile, WinType.DISCARD):
+            opts.append(A.HU)
+        if (
+            self.rules.chi
+            and seat == (self.claim_from + 1) % 4
+            and wall_left
+            and not self.ready[seat]
+        ):
+            opts.extend(chi_options(c, tile))
+        if opts:
+            opts.insert(0, A.PASS)
+        return opts
 
     def _can_take(self, seat: int, tile: int, how: WinType) -> bool:
         if tile not in self.waits(seat):
@@ -860,7 +872,7 @@ def arrange_wall(
     return front + list(draws) + pool + list(reversed(tail))
 
 
-def _chi_options(counts: bytearray, tile: int) -> list[int]:
+def chi_options(counts: bytearray, tile: int) -> list[int]:
     """Which runs ``tile`` completes with ``counts``: the discard as low, middle or high."""
     if tile >= 27:
         return []
