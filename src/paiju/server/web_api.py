@@ -40,18 +40,17 @@ async def score(request: Request) -> JSONResponse:
 @router.get("/api/items")
 async def items() -> dict[str, dict[str, dict[str, str]]]:
     """Every variant's scoring items and payment reasons: id → Chinese and English name."""
-    from paiju.tui import i18n
+    from paiju.variants import names
     from paiju.variants.registry import flows
 
     out: dict[str, dict[str, dict[str, str]]] = {}
     for variant in flows():
-        ids = set(i18n._item_table(variant)) | set(i18n._REASONS)
         out[variant] = {
             item_id: {
-                "zh": i18n.item_name(variant, item_id, "zh"),
-                "en": i18n.item_name(variant, item_id, "en"),
+                "zh": names.item_name(variant, item_id, "zh"),
+                "en": names.item_name(variant, item_id, "en"),
             }
-            for item_id in sorted(ids)
+            for item_id in names.item_ids(variant)
         }
     return out
 

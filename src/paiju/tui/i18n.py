@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from paiju.variants import names
+
 LANGS = ("zh", "en")
 
 _TABLE: dict[str, tuple[str, str]] = {
@@ -194,52 +196,17 @@ def has_text(key: str) -> bool:
 def item_name(variant: str, item_id: str, lang: str = "zh") -> str:
     """The name of scoring item or payment reason ``item_id`` of ``variant`` in ``lang``
     (the id itself when the variant's table does not know it)."""
-    table = _item_table(variant)
-    row = table.get(item_id)
-    if row is None:
-        pair = _REASONS.get(item_id)
-        if pair is None:
-            return item_id
-        return pair[1] if lang == "en" else pair[0]
-    name: str = row.en if lang == "en" else row.zh
-    return name
+    return names.item_name(variant, item_id, lang)
 
 
 def item_value(variant: str, item_id: str, value: int, lang: str = "zh") -> str:
     """A scored item's value with its unit: Taixing counts fan, flowers and factors,
     the other games points (分)."""
     if variant == "taixing":
-        row = _item_table(variant).get(item_id)
+        row = names.item_table(variant).get(item_id)
         kind = getattr(row, "kind", None)
         if kind in ("fan", "multiplier", "liability"):
             return text(f"unit.{kind}", lang, value=value)
         if kind in ("flower", "floor"):
             return text("unit.flower", lang, value=value)
     return text("result.item_value", lang, value=value)
-
-
-_REASONS: dict[str, tuple[str, str]] = {
-    "zi_mo": ("自摸", "self-drawn win"),
-    "fang_pao": ("放炮", "win on a discard"),
-    "qiang_gang": ("抢杠", "robbing a kong"),
-    "bao_pai": ("包牌", "feeder liability"),
-    "gang": ("杠钱", "kong money"),
-    "bi_fen": ("比分", "score difference"),
-}
-"""Payment reasons some variant ledgers use that are not rows of their item tables."""
-
-
-def _item_table(variant: str) -> dict[str, Any]:
-    if variant == "jiaxing":
-        from paiju.variants.jiaxing.items import ITEMS
-
-        return dict(ITEMS)
-    if variant == "taixing":
-        from paiju.variants.taixing.items import BY_ID
-
-        return dict(BY_ID)
-    if variant == "qinger":
-        from paiju.variants.qinger.items import ITEMS as QINGER_ITEMS
-
-        return dict(QINGER_ITEMS)
-    return {}
