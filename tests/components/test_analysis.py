@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from paiju.bench import random_complete
 from paiju.components.analysis import (
     MAHJONG,
     QINGER,
@@ -285,18 +286,7 @@ def random_hand(rng: random.Random, n_tiles: int) -> bytes:
 
 
 def near_complete(rng: random.Random, n_tiles: int) -> bytes:
-    while True:
-        counts = [0] * 34
-        for _ in range(4):
-            if rng.random() < 0.5:
-                start = rng.randrange(3) * 9 + rng.randrange(7)
-                for k in range(start, start + 3):
-                    counts[k] += 1
-            else:
-                counts[rng.randrange(34)] += 3
-        counts[rng.randrange(34)] += 2
-        if max(counts) <= 4:
-            break
+    counts = random_complete(rng, run_share=0.5)
     held = [k for k in range(34) for _ in range(counts[k])]
     rng.shuffle(held)
     for k in held[: 14 - n_tiles + rng.randrange(2)]:

@@ -15,6 +15,7 @@ from collections import Counter
 
 import pytest
 
+from paiju.bench import random_complete
 from paiju.components.analysis import MAHJONG
 
 mahjong_agari = pytest.importorskip("mahjong.agari")
@@ -27,22 +28,13 @@ SEED = 2026
 
 
 def complete_hand(rng: random.Random) -> list[int]:
-    while True:
+    """Seven pairs now and then, otherwise four sets and a pair."""
+    if rng.random() < 0.15:
         counts = [0] * 34
-        if rng.random() < 0.15:
-            for kind in rng.sample(range(34), 7):
-                counts[kind] = 2
-            return counts
-        for _ in range(4):
-            if rng.random() < 0.6:
-                start = rng.randrange(3) * 9 + rng.randrange(7)
-                for k in range(start, start + 3):
-                    counts[k] += 1
-            else:
-                counts[rng.randrange(34)] += 3
-        counts[rng.randrange(34)] += 2
-        if max(counts) <= 4:
-            return counts
+        for kind in rng.sample(range(34), 7):
+            counts[kind] = 2
+        return counts
+    return random_complete(rng)
 
 
 def hands(rng: random.Random, n: int, n_tiles: int = 14) -> list[list[int]]:

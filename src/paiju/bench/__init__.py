@@ -149,6 +149,23 @@ def _no_peer(
 # -- inputs --------------------------------------------------------------------------
 
 
+def random_complete(rng: random.Random, run_share: float = 0.6) -> list[int]:
+    """A complete 14-tile count vector: four random sets (a run with probability
+    ``run_share``, else a triplet) and a pair, never more than four of a kind."""
+    while True:
+        counts = [0] * 34
+        for _ in range(4):
+            if rng.random() < run_share:
+                start = rng.randrange(3) * 9 + rng.randrange(7)
+                for k in range(start, start + 3):
+                    counts[k] += 1
+            else:
+                counts[rng.randrange(34)] += 3
+        counts[rng.randrange(34)] += 2
+        if max(counts) <= 4:
+            return counts
+
+
 class Hands:
     """Seeded mahjong hands as 34-count lists (each kind at most four times)."""
 
@@ -157,19 +174,7 @@ class Hands:
 
     def complete(self) -> list[int]:
         """Four random sets (runs or triplets) and a pair."""
-        rng = self.rng
-        while True:
-            counts = [0] * 34
-            for _ in range(4):
-                if rng.random() < 0.6:
-                    start = rng.randrange(3) * 9 + rng.randrange(7)
-                    for k in range(start, start + 3):
-                        counts[k] += 1
-                else:
-                    counts[rng.randrange(34)] += 3
-            counts[rng.randrange(34)] += 2
-            if max(counts) <= 4:
-                return counts
+        return random_complete(self.rng)
 
     def random(self, n_tiles: int) -> list[int]:
         """``n_tiles`` drawn from a shuffled 136-tile wall."""
