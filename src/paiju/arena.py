@@ -46,6 +46,7 @@ class DealTask:
     dealer: int = 0
     budget: float | None = None
     control: str | None = None
+    search: str | None = None
 
 
 def deal_seeds(seed: int, deals: int) -> list[int]:
@@ -69,7 +70,11 @@ def _play_rotation(
     players: list[Any] = [None] * n
     for i, name in enumerate(names):
         players[(i + rotation) % n] = make_player(
-            name, bot_seed(task.deal_seed, rotation, i), task.variant, budget=task.budget
+            name,
+            bot_seed(task.deal_seed, rotation, i),
+            task.variant,
+            budget=task.budget,
+            search=task.search,
         )
     hand = flow.new_hand(options, seed=task.deal_seed, dealer=task.dealer, carry={})
     play_hand(hand, players)
@@ -176,6 +181,7 @@ def arena(
     executor: Executor | None = None,
     budget: float | None = None,
     control: str | None = None,
+    search: str | None = None,
     progress: bool = True,
     log: IO[str] | None = None,
 ) -> dict[str, Any]:
@@ -197,8 +203,14 @@ def arena(
     if deals < 2:
         raise ValueError(f"--deals must be at least 2 for an interval, not {deals}")
     seeds = deal_seeds(seed, deals)
+    if search is not None:
+        from paiju.bots.strong import SEARCHES
+
+        if search not in SEARCHES:
+            raise ValueError(f"unknown search {search!r} (known: {', '.join(SEARCHES)})")
     tasks = [
-        DealTask(variant, dict(options or {}), tuple(bots), s, 0, budget, control) for s in seeds
+        DealTask(variant, dict(options or {}), tuple(bots), s, 0, budget, control, search)
+        for s in seeds
     ]
     own = executor is None
     pool = executor if executor is not None else make_executor(workers)
@@ -221,6 +233,7 @@ def arena(
         "hands": deals * len(bots),
         "seed": seed,
         "budget": budget,
+        "search": search,
         "seconds": round(elapsed, 3),
     }
     points = [p for p, _ in played]

@@ -145,6 +145,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             workers=args.workers,
             budget=args.budget,
             control=args.control,
+            search=args.search,
             progress=not args.quiet,
         )
     except (ValueError, OptionError) as exc:
@@ -329,6 +330,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", default="", help="rule options as a JSON object")
     p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
     p.add_argument("--budget", type=float, help="seconds per decision for strong bots")
+    p.add_argument(
+        "--search",
+        choices=("lookahead", "montecarlo", "both"),
+        help="the strong bots' search (default: the game's own, see docs/bots.md)",
+    )
     p.add_argument(
         "--control",
         metavar="BOT",

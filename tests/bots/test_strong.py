@@ -73,7 +73,7 @@ def scrambled(hand: MahjongHand, seat: int, seed: int) -> MahjongHand:
 def test_strong_plays_only_legal_actions() -> None:
     for seed, rollout in ((3, "greedy"), (11, "rollout")):
         hand = new_hand(seed)
-        strong = StrongBot(seed, rollouts=2, candidates=3, rollout=rollout)
+        strong = StrongBot(seed, rollouts=2, candidates=3, rollout=rollout, search="both")
         seen: list[int] = []
 
         def checked(
@@ -144,9 +144,10 @@ def test_decisions_ignore_hidden_tiles_in_turn(seed: int) -> None:
     other = scrambled(hand, seat, seed)
     assert other.counts != hand.counts or other.wall != hand.wall
     for probe in (0, 1):
-        a = StrongBot(probe, rollouts=3)(hand, seat)
-        b = StrongBot(probe, rollouts=3)(other, seat)
-        assert a == b
+        for search in ("lookahead", "both"):
+            a = StrongBot(probe, rollouts=3, search=search)(hand, seat)
+            b = StrongBot(probe, rollouts=3, search=search)(other, seat)
+            assert a == b
         rng_a, rng_b = random.Random(probe), random.Random(probe)
         det_a = determinize_mahjong(hand, seat, rng_a)
         det_b = determinize_mahjong(other, seat, rng_b)
@@ -165,7 +166,9 @@ def test_decisions_ignore_hidden_tiles_in_a_claim_window() -> None:
         # the claim window is rebuilt from the sample: the real claimants are not read
         assert det_a.pending == det_b.pending and det_a.answers == {}
         assert det_a.pending[seat] == hand.legal_actions(seat)
-        assert StrongBot(seed, rollouts=3)(hand, seat) == StrongBot(seed, rollouts=3)(other, seat)
+        for search in ("lookahead", "both"):
+            a = StrongBot(seed, rollouts=3, search=search)(hand, seat)
+            assert a == StrongBot(seed, rollouts=3, search=search)(other, seat)
         return
     pytest.fail("no claim window found in 40 hands")
 

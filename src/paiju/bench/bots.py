@@ -5,10 +5,11 @@ in one process; the rate counts every decision they make (turns and claim answer
 includes the engine's own work between decisions, as a rollout sees it. One untimed pass
 first fills the analyser's tables.
 
-``strong_decision_ms``: one :class:`~paiju.bots.strong.StrongBot` at its default budget
-against three greedy bots; every decision where it had a choice is timed. The line adds
-``p50_ms`` and ``p99_ms`` to the usual fields (``ours_per_s`` is decisions per second at
-the mean).
+``strong_decision_ms``: one :class:`~paiju.bots.strong.StrongBot` with Jiaxing's default
+search (the lookahead) against three greedy bots; every decision where it had a choice is
+timed. The line adds ``p50_ms`` and ``p99_ms`` to the usual fields (``ours_per_s`` is
+decisions per second at the mean). ``strong_decision_ms_montecarlo``: the same with the
+Monte Carlo search at its default budget (Qing'er's default search).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from paiju.variants.jiaxing.options import JiaxingOptions
 _HANDS = 100
 _HANDS_QUICK = 4
 _STRONG_HANDS = 3
+_STRONG_HANDS_LOOKAHEAD = 40
 _STRONG_HANDS_QUICK = 1
 
 
@@ -66,13 +68,23 @@ def _greedy_decisions(repeats: int, quick: bool) -> dict[str, object]:
 
 @register("strong_decision_ms")
 def _strong_decision_ms(repeats: int, quick: bool) -> dict[str, object]:
+    hands = _STRONG_HANDS_QUICK if quick else _STRONG_HANDS_LOOKAHEAD
+    return _strong_line("strong_decision_ms", "lookahead", hands)
+
+
+@register("strong_decision_ms_montecarlo")
+def _strong_decision_ms_montecarlo(repeats: int, quick: bool) -> dict[str, object]:
+    hands = _STRONG_HANDS_QUICK if quick else _STRONG_HANDS
+    return _strong_line("strong_decision_ms_montecarlo", "montecarlo", hands)
+
+
+def _strong_line(name: str, search: str, n_hands: int) -> dict[str, object]:
     from paiju.bots.strong import StrongBot
 
     options = JiaxingOptions()
     times: list[float] = []
-    n_hands = _STRONG_HANDS_QUICK if quick else _STRONG_HANDS
     for seed in range(n_hands):
-        strong = StrongBot(seed)
+        strong = StrongBot(seed, search=search)
 
         def timed(hand: MahjongHand, seat: int, strong: StrongBot = strong) -> int:
             start = time.perf_counter()
@@ -85,7 +97,7 @@ def _strong_decision_ms(repeats: int, quick: bool) -> dict[str, object]:
         play_hand(MahjongHand(JiaxingRules(options), seed=seed, dealer=seed % 4), players)
     times.sort()
     mean = statistics.fmean(times) if times else 0.0
-    line = result_line("strong_decision_ms", 1000 / mean if mean else 0.0, None, None)
+    line = result_line(name, 1000 / mean if mean else 0.0, None, None)
     line["decisions"] = len(times)
     line["p50_ms"] = round(_quantile(times, 0.5), 1)
     line["p99_ms"] = round(_quantile(times, 0.99), 1)

@@ -32,7 +32,9 @@ class RandomBot:
 
 class GreedyBot:
     """Wins whenever it can; otherwise keeps the hand closest to ready (exact shanten),
-    breaking ties by how many unseen tiles would improve it."""
+    breaking ties by how many unseen tiles would improve it. Where feeding one player
+    too many sets seals the feeder (Jiaxing 封胡), a discard that player could pong for
+    its last allowed set is avoided among equally good ones."""
 
     name = "greedy"
 
@@ -71,6 +73,9 @@ class GreedyBot:
         kongs = [a for a in top if a >= 34]
         if kongs:
             return kongs[0]
+        if len(top) > 1 and hand.rules.feeding_limit is not None:
+            safe = [a for a in top if not _would_seal(hand, seat, a, unseen)]
+            top = safe or top
         if len(top) == 1:
             return _declaring(top[0], legal)
         best_key: tuple[int, float] | None = None
@@ -116,6 +121,16 @@ class GreedyBot:
                 if after < now:
                     return action
         return A.PASS
+
+
+def _would_seal(hand: MahjongHand, seat: int, tile: int, unseen: list[int]) -> bool:
+    """Whether discarding ``tile`` could let a seat that ``seat`` has already fed one set
+    short of the limit pong it (2 or more copies unseen, so it may hold a pair)."""
+    limit = hand.rules.feeding_limit
+    if limit is None or tile >= 34 or unseen[tile] < 2:
+        return False
+    fed = hand.fed[seat]
+    return any(fed[s] == limit - 1 and not hand.ready[s] for s in range(len(fed)) if s != seat)
 
 
 def _declaring(discard: int, legal: list[int]) -> int:

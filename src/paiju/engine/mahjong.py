@@ -27,7 +27,7 @@ from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError
 from paiju.engine.events import Event, for_seat
-from paiju.variants.base import MahjongWin, Meld, MeldType, Payment, WinType
+from paiju.variants.base import MahjongWin, Meld, MeldType, Payment, WinResult, WinType
 
 ACT = 0
 CLAIM = 1
@@ -66,6 +66,8 @@ class MahjongRules:
     odd_shapes: bool = False
     """The rules know complete hands the standard analyser does not (花胡, 风一色): the
     engine then asks :meth:`extra_complete` and :meth:`extra_waits` as well."""
+    feeding_limit: int | None = None
+    """Melds one seat may feed another before it is sealed (Jiaxing 封胡); None: no limit."""
 
     def tiles(self) -> list[int]:
         return [k for k in range(34) for _ in range(4)]
@@ -100,6 +102,11 @@ class MahjongRules:
     def accepts(self, hand: MahjongHand, win: MahjongWin) -> bool:
         """A final, variant-specific check of a complete hand (flower minimums, 缺门…)."""
         return True
+
+    def score(self, win: MahjongWin) -> WinResult | None:
+        """The variant's scoring of ``win`` (None: the rules know no scoring). Bots that
+        weigh what a hand would be worth ask here; settlement stays in :meth:`settle`."""
+        return None
 
     def kong_money(
         self, hand: MahjongHand, seat: int, meld: Meld, chain_payer: int | None

@@ -12,7 +12,7 @@ from typing import Any
 from paiju.components.tiles import Tile
 from paiju.engine.events import Event
 from paiju.engine.mahjong import MahjongHand, MahjongRules
-from paiju.variants.base import MahjongWin, Meld, Payment, WinType
+from paiju.variants.base import MahjongWin, Meld, Payment, WinResult, WinType
 from paiju.variants.jiaxing import scoring
 from paiju.variants.jiaxing.options import JiaxingOptions
 
@@ -31,16 +31,19 @@ class JiaxingRules(MahjongRules):
         self.chi = self.options.chi
         self.ready_anytime = self.options.ting_declaration
         self.ready_flag = scoring.DECLARED_READY
+        self.feeding_limit = self.options.feng_hu_threshold if self.options.feng_hu else None
 
     def may_win(self, hand: MahjongHand, seat: int) -> bool:
-        opts = self.options
-        if not opts.feng_hu:
+        if self.feeding_limit is None:
             return True
         # 封胡 (J17): feeding one opponent three sets seals the feeder for this hand
-        return max(hand.fed[seat]) < opts.feng_hu_threshold
+        return max(hand.fed[seat]) < self.feeding_limit
 
     def accepts(self, hand: MahjongHand, win: MahjongWin) -> bool:
         return scoring.is_winning(win, self.options)
+
+    def score(self, win: MahjongWin) -> WinResult:
+        return scoring.score_win(win, self.options)
 
     def kong_money(
         self, hand: MahjongHand, seat: int, meld: Meld, chain_payer: int | None

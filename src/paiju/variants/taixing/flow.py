@@ -12,7 +12,7 @@ from typing import Any
 from paiju.components.notation import format_tile_counts
 from paiju.engine.events import Event
 from paiju.engine.mahjong import MahjongHand, MahjongRules
-from paiju.variants.base import MahjongWin, Meld, Payment
+from paiju.variants.base import MahjongWin, Meld, Payment, WinResult
 from paiju.variants.taixing import scoring
 from paiju.variants.taixing.options import TaixingOptions
 
@@ -74,6 +74,9 @@ class TaixingRules(MahjongRules):
     # -- who may win -----------------------------------------------------------------
     def accepts(self, hand: MahjongHand, win: MahjongWin) -> bool:
         return scoring.is_winning(win, self.options)
+
+    def score(self, win: MahjongWin) -> WinResult:
+        return scoring.score_win(win, self.options)
 
     def _all_honours(self, hand: MahjongHand, seat: int) -> bool:
         c = hand.counts[seat]

@@ -1,0 +1,164 @@
+"""The lookahead search: its closed form, the scorer behind its values, and its play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from paiju.bots import GreedyBot
+from paiju.bots.lookahead import HAZARD, WinLookahead, lookahead_action, unseen_counts
+from paiju.bots.strong import StrongBot
+from paiju.components.notation import parse_tiles, tile_counts
+from paiju.engine import actions as A
+from paiju.engine.mahjong import END, MahjongHand
+from paiju.engine.match import play_hand
+from paiju.variants.jiaxing.flow import JiaxingRules
+from paiju.variants.jiaxing.options import JiaxingOptions
+from paiju.variants.registry import flows
+
+
+def key(text: str) -> bytes:
+    return bytes(tile_counts(parse_tiles(text))[:34])
+
+
+def jiaxing_hand(seat_tiles: str) -> MahjongHand:
+    """A fresh Jiaxing hand with seat 0's concealed tiles replaced (nothing else read)."""
+    hand = MahjongHand(JiaxingRules(JiaxingOptions()), seed=1, dealer=0)
+    hand.counts[0] = bytearray(key(seat_tiles))
+    return hand
+
+
+def test_a_single_wait_has_the_closed_form_value() -> None:
+    hand = jiaxing_hand("123456m789p123s1z")
+    unseen = [4] * 34
+    unseen[27] = 3  # the other three East winds
+    look = WinLookahead(hand, 0, [], unseen=unseen)
+    p = 3 / sum(unseen)
+    keep = 1 - HAZARD
+    p_ron = 1 - (1 - look.discard_rate * p) ** 3
+    # a concealed self-draw takes 门清 4 from each of three; a discard win 2 from one
+    assert look.win_gain(key("123456m789p123s11z"), 27, True) == 12
+    assert look.win_gain(key("123456m789p123s11z"), 27, False) == 2
+    gain = p_ron * 2 + (1 - p_ron) * p * 12
+    expected = keep * gain / (1 - keep * (1 - p_ron) * (1 - p))
+    assert look.value(key("123456m789p123s1z")) == pytest.approx(expected)
+
+
+def test_a_dead_wait_and_a_far_hand_are_worth_nothing() -> None:
+    hand = jiaxing_hand("123456m789p123s1z")
+    unseen = [4] * 34
+    unseen[27] = 0
+    assert WinLookahead(hand, 0, [], unseen=unseen).value(key("123456m789p123s1z")) == 0
+    # three from ready: beyond the search
+    far = key("147m258p369s1234z")
+    assert WinLookahead(hand, 0, []).value(far) == 0
+
+
+def test_patterns_raise_the_value() -> None:
+    hand = jiaxing_hand("1112345678m999p")
+    look = WinLookahead(hand, 0, [], unseen=[4] * 34)
+    plain = look.win_gain(key("111234567m88p999s"), 16, False)
+    flush = look.win_gain(key("11123456788999m"), 7, False)
+    assert plain == 2 and flush == 9  # 清一色 by discard
+    # the same two-pair wait, in one suit or in three
+    assert look.value(key("111234567m8899m")) > look.value(key("111234567m88p99s")) > 0
+
+
+def test_a_sealed_seat_values_nothing() -> None:
+    hand = jiaxing_hand("123456m789p123s1z")
+    hand.fed[0][2] = JiaxingOptions().feng_hu_threshold  # 封胡: seat 0 fed seat 2 three sets
+    look = WinLookahead(hand, 0, [], unseen=[4] * 34)
+    assert not look.can_win
+    assert look.value(key("123456m789p123s1z")) == 0
+
+
+def test_taixing_values_only_wins_the_rules_accept() -> None:
+    flow = flows()["taixing"]
+    hand: Any = flow.new_hand(flow.options_type(), seed=3, dealer=0, carry={})
+    hand.flowers[0] = [34, 35, 36]
+    look = WinLookahead(hand, 0, [], unseen=[4] * 34)
+    # three suits: not 缺门, no win; two suits: a win
+    three = key("123456m789p123s11z")
+    two = key("123456m789p789p11z")
+    assert look.win_gain(three, 27, True) == 0
+    assert look.win_gain(two, 27, True) > 0
+
+
+def test_unseen_counts_match_what_the_seat_sees() -> None:
+    hand = MahjongHand(JiaxingRules(JiaxingOptions()), seed=4, dealer=0)
+    bots = [GreedyBot(i) for i in range(4)]
+    for _ in range(20):
+        seat = hand.to_act()[0]
+        hand.apply(bots[seat](hand, seat), seat)
+    seat = 1
+    unseen = unseen_counts(hand, seat)
+    hidden = [0] * 34
+    for s in range(4):
+        if s != seat:
+            for k in range(34):
+                hidden[k] += hand.counts[s][k]
+    for t in hand.wall[hand.head : hand.tail]:
+        hidden[t] += 1
+    assert unseen == hidden
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taixing"])
+def test_lookahead_plays_whole_hands_legally(variant: str) -> None:
+    flow = flows()[variant]
+    for seed in range(4):
+        hand: Any = flow.new_hand(flow.options_type(), seed=seed, dealer=seed % 4, carry={})
+        greedy = GreedyBot(seed)
+
+        def checked(h: MahjongHand, seat: int, greedy: GreedyBot = greedy) -> int:
+            legal = h.legal_actions(seat)
+            action = lookahead_action(h, seat, legal, greedy(h, seat))
+            assert action in legal
+            return action
+
+        play_hand(hand, [checked, GreedyBot(1), GreedyBot(2), GreedyBot(3)])
+        assert hand.phase == END and sum(hand.net()) == 0
+
+
+def test_strong_uses_the_lookahead_by_default_on_mahjong() -> None:
+    assert StrongBot(0, "jiaxing").search == "lookahead"
+    assert StrongBot(0, "taixing").search == "lookahead"
+    assert StrongBot(0, "qinger").search == "montecarlo"
+    with pytest.raises(ValueError, match="unknown search"):
+        StrongBot(0, search="deep")
+
+
+def test_wins_are_always_taken() -> None:
+    hand = jiaxing_hand("123456m789p123s1z")
+    legal = [A.PASS, A.HU]
+    assert lookahead_action(hand, 0, legal, A.HU) == A.HU
+
+
+def test_greedy_avoids_sealing_itself_among_equal_discards() -> None:
+    from paiju.bots.simple import _unseen, _would_seal
+
+    hand = jiaxing_hand("123456m789p123s1z")
+    limit = hand.rules.feeding_limit
+    assert limit == 3
+    unseen = _unseen(hand, 0)
+    assert not _would_seal(hand, 0, 27, unseen)  # nobody fed yet
+    hand.fed[0][2] = limit - 1
+    assert _would_seal(hand, 0, 27, unseen)  # seat 2 may hold a pair of East
+    unseen[27] = 1
+    assert not _would_seal(hand, 0, 27, unseen)  # three Easts seen: no pair left
+    # seat 0 holds two lone honours; either discard leaves it ready on the other, and
+    # the same number of each is unseen, so only the 封胡 risk separates them
+    hand = jiaxing_hand("123456m789p123s1z2z")
+    hand.discards[1] = [27, 27, 28, 28]  # one East and one South left unseen
+    hand.fed[0][2] = limit - 1
+    hand.counts[0][27] = 1
+    unseen = _unseen(hand, 0)
+    assert unseen[27] == unseen[28] == 1
+    assert not _would_seal(hand, 0, 27, unseen)
+
+
+def test_feeding_limit_is_jiaxing_only() -> None:
+    assert JiaxingRules(JiaxingOptions(feng_hu=False)).feeding_limit is None
+    taixing = flows()["taixing"]
+    hand: Any = taixing.new_hand(taixing.options_type(), seed=1, dealer=0, carry={})
+    assert hand.rules.feeding_limit is None
