@@ -9,13 +9,20 @@ import pytest
 from paiju.bots import GreedyBot
 from paiju.bots.lookahead import HAZARD, WinLookahead, lookahead_action, unseen_counts
 from paiju.bots.strong import StrongBot
+from paiju.components.analysis import MAHJONG
 from paiju.components.notation import parse_tiles, tile_counts
 from paiju.engine import actions as A
-from paiju.engine.mahjong import END, MahjongHand
+from paiju.engine.mahjong import ACT, END, MahjongHand
 from paiju.engine.match import play_hand
 from paiju.variants.jiaxing.flow import JiaxingRules
 from paiju.variants.jiaxing.options import JiaxingOptions
 from paiju.variants.registry import flows
+
+
+def shanten_after(hand: MahjongHand, seat: int, discard: int) -> int:
+    counts = bytearray(hand.counts[seat][:34])
+    counts[discard] -= 1
+    return MAHJONG.shanten(bytes(counts), len(hand.melds[seat]))
 
 
 def key(text: str) -> bytes:
@@ -112,8 +119,12 @@ def test_lookahead_plays_whole_hands_legally(variant: str) -> None:
 
         def checked(h: MahjongHand, seat: int, greedy: GreedyBot = greedy) -> int:
             legal = h.legal_actions(seat)
-            action = lookahead_action(h, seat, legal, greedy(h, seat))
+            default = greedy(h, seat)
+            action = lookahead_action(h, seat, legal, default)
             assert action in legal
+            if h.phase == ACT and action < 34 and default < 34:
+                # the search never gives up shanten far from ready
+                assert shanten_after(h, seat, action) <= max(1, shanten_after(h, seat, default))
             return action
 
         play_hand(hand, [checked, GreedyBot(1), GreedyBot(2), GreedyBot(3)])
@@ -162,3 +173,46 @@ def test_feeding_limit_is_jiaxing_only() -> None:
     taixing = flows()["taixing"]
     hand: Any = taixing.new_hand(taixing.options_type(), seed=1, dealer=0, carry={})
     assert hand.rules.feeding_limit is None
+
+
+def taixing_hand(seed: int = 3) -> Any:
+    flow = flows()["taixing"]
+    return flow.new_hand(flow.options_type(), seed=seed, dealer=0, carry={})
+
+
+def test_taixing_greedy_drops_its_shortest_suit() -> None:
+    from paiju.bots.simple import TaixingGreedyBot, make_bot, void_suit
+    from paiju.components.tiles import Tile
+    from paiju.variants.base import Meld, MeldType
+
+    assert isinstance(make_bot("greedy", 0, "taixing"), TaixingGreedyBot)
+    hand = taixing_hand()
+    counts = bytearray(len(hand.counts[0]))
+    counts[:34] = key("1234567m23456p1s11z")
+    hand.counts[0] = counts
+    assert void_suit(hand, 0) == 2  # one 索, five 筒, seven 万
+    hand.melds[0] = [Meld(MeldType.PONG, Tile(18), 1)]  # a melded 索 cannot be dropped
+    assert void_suit(hand, 0) == 1
+    counts[18] = 0
+    hand.melds[0] = []
+    assert void_suit(hand, 0) is None  # no 索 left: 缺门 already
+
+
+def test_taixing_greedy_never_keeps_three_suits_by_choice() -> None:
+    from paiju.bots.simple import TaixingGreedyBot, void_suit
+
+    for seed in range(6):
+        hand = taixing_hand(seed)
+        bots = [TaixingGreedyBot(seed * 4 + s) for s in range(4)]
+        while not hand.is_over:
+            for seat in hand.to_act():
+                action = bots[seat](hand, seat)
+                void = void_suit(hand, seat)
+                legal = hand.legal_actions(seat)
+                if void is not None and A.PASS in legal and hand.claim_tile // 9 == void:
+                    assert action in (A.PASS, A.HU)  # never melds the suit it drops
+                held = [k for k in range(27) if k // 9 == void and hand.counts[seat][k]]
+                if hand.phase == ACT and action < 34 and held and A.ZIMO not in legal:
+                    assert action // 9 == void  # throws the dropped suit first
+                hand.apply(action, seat)
+        assert sum(hand.net()) == 0

@@ -200,7 +200,8 @@ def lookahead_action(
     discard_rate: float = DISCARD_RATE,
 ) -> int:
     """The search's choice for ``seat``, or ``default`` (greedy's) where it does not reach:
-    a win is always taken, kongs and hands two or more from ready are left to greedy.
+    a win is always taken and kongs are left to greedy; a hand two or more from ready
+    discards by greedy's shanten with a pong-aware tie-break (:func:`_far_discard`).
     Ties keep ``default``."""
     if A.ZIMO in legal or A.HU in legal or (A.DECLARE in legal and default == A.DECLARE):
         return default
@@ -234,14 +235,63 @@ def _discard(
         counts[a] -= 1
         after[a] = bytes(counts)
         counts[a] += 1
-    if min(MAHJONG.shanten(k, declared) for k in after.values()) > MAX_SHANTEN:
-        return default
+    shanten = {a: MAHJONG.shanten(k, declared) for a, k in after.items()}
+    if min(shanten.values()) > MAX_SHANTEN:
+        return _far_discard(
+            hand,
+            seat,
+            after=after,
+            shanten=shanten,
+            base=base,
+            default=default,
+            discard_rate=discard_rate,
+        )
     look = WinLookahead(hand, seat, hand.melds[seat], hazard=hazard, discard_rate=discard_rate)
     values = {a: look.value(k) for a, k in after.items()}
     best = max(options, key=lambda a: (values[a], a == base))
     if values[best] <= values.get(base, 0.0):
         return default
     return A.TING + best if A.TING + best in legal else best
+
+
+def _far_discard(
+    hand: MahjongHand,
+    seat: int,
+    *,
+    after: dict[int, bytes],
+    shanten: dict[int, int],
+    base: int,
+    default: int,
+    discard_rate: float,
+) -> int:
+    """Two or more from ready: greedy's lowest shanten, but its tie-break (ukeire) counts
+    an improving tile the hand holds a pair of as also coming from the three others'
+    discards (a pong), as the lookahead's discard model has it: ``1 + 3 * discard_rate``
+    times its unseen copies. A pair moves on from any seat, a run only from the wall."""
+    best = min(shanten.values())
+    top = [a for a in after if shanten[a] == best]
+    if len(top) < 2 or shanten.get(base, best + 1) != best:
+        return default
+    unseen = unseen_counts(hand, seat)
+    declared = len(hand.melds[seat])
+    pong = 1.0 + 3.0 * discard_rate
+
+    def acceptance(a: int) -> float:
+        counts = bytearray(after[a])
+        total = 0.0
+        for k in range(34):
+            if unseen[k] and counts[k] < 4:
+                counts[k] += 1
+                if MAHJONG.shanten(bytes(counts), declared) < best:
+                    total += unseen[k] * (pong if counts[k] == 3 else 1.0)
+                counts[k] -= 1
+        return total
+
+    score = {a: acceptance(a) for a in top}
+    choice = max(top, key=lambda a: (score[a], a == base))
+    if score[choice] <= score[base]:
+        return default
+    return A.TING + choice if A.TING + choice in hand.legal_actions(seat) else choice
 
 
 def _claim(

@@ -123,6 +123,55 @@ class GreedyBot:
         return A.PASS
 
 
+class TaixingGreedyBot(GreedyBot):
+    """Greedy for Taixing, where a hand must lack a suit (缺门) to win: it picks the suit
+    it holds fewest of (never one it has melded) as the one to drop, throws that suit's
+    tiles first (the least connected first) and never claims them; once a suit is
+    missing it plays as greedy."""
+
+    def __call__(self, hand: MahjongHand, seat: int) -> int:
+        legal = hand.legal_actions(seat)
+        if A.ZIMO in legal or A.HU in legal or A.DECLARE in legal:
+            return super().__call__(hand, seat)
+        void = void_suit(hand, seat)
+        if void is None:
+            return super().__call__(hand, seat)
+        if A.PASS in legal:
+            if hand.claim_tile // 9 == void:
+                return A.PASS
+            return super().__call__(hand, seat)
+        drop = [a for a in legal if a < 27 and a // 9 == void]
+        if not drop:
+            return super().__call__(hand, seat)
+        counts = hand.counts[seat]
+
+        def connected(k: int) -> int:
+            pos = k % 9
+            near = sum(counts[k + d] for d in (-2, -1, 1, 2) if 0 <= pos + d < 9)
+            return 3 * (counts[k] - 1) + near
+
+        return _declaring(min(drop, key=lambda k: (connected(k), k)), legal)
+
+
+def void_suit(hand: MahjongHand, seat: int) -> int | None:
+    """The number suit (0 万, 1 筒, 2 索) ``seat`` should give up for 缺门: the one it
+    holds fewest tiles of, melds included, among suits it has not melded; None when a
+    suit is already missing (or every suit is melded)."""
+    totals = [sum(hand.counts[seat][s * 9 : s * 9 + 9]) for s in range(3)]
+    melded = set()
+    for m in hand.melds[seat]:
+        tile = int(m.tile)
+        if tile < 27:
+            totals[tile // 9] += m.type.size
+            melded.add(tile // 9)
+    if 0 in totals:
+        return None
+    free = [s for s in range(3) if s not in melded]
+    if not free:
+        return None
+    return min(free, key=lambda s: (totals[s], s))
+
+
 def _would_seal(hand: MahjongHand, seat: int, tile: int, unseen: list[int]) -> bool:
     """Whether discarding ``tile`` could let a seat that ``seat`` has already fed one set
     short of the limit pong it (2 or more copies unseen, so it may hold a pair)."""
@@ -189,4 +238,6 @@ def make_bot(
         from paiju.bots.qinger import QingerGreedyBot
 
         return QingerGreedyBot(seed)
+    if variant == "taixing" and cls is GreedyBot:
+        return TaixingGreedyBot(seed)
     return cls(seed)
