@@ -30,6 +30,7 @@ everything the seat sees), whose turn, the tile on offer, and the rules (to scor
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import Tile
@@ -46,7 +47,28 @@ DISCARD_RATE = 0.8
 unseen tiles (players keep what they need, so a little under 1)."""
 
 MAX_SHANTEN = 1
-"""Deepest hand searched: ready (0) or one from ready (1)."""
+"""Deepest hand searched by default: ready (0) or one from ready (1)."""
+
+
+@dataclass(frozen=True)
+class Model:
+    """The search's assumptions about the table, and its depth."""
+
+    hazard: float = HAZARD
+    discard_rate: float = DISCARD_RATE
+    depth: int = MAX_SHANTEN
+    """Deepest shanten searched (0–2); hands further from ready are left to greedy."""
+
+    def __post_init__(self) -> None:
+        if not 0 < self.hazard < 1:
+            raise ValueError(f"hazard must lie strictly between 0 and 1, not {self.hazard}")
+        if not 0 <= self.discard_rate <= 1:
+            raise ValueError(f"discard_rate must lie in [0, 1], not {self.discard_rate}")
+        if not 0 <= self.depth <= 2:
+            raise ValueError(f"depth must be 0, 1 or 2, not {self.depth}")
+
+
+DEFAULT_MODEL = Model()
 
 
 def unseen_counts(hand: MahjongHand, seat: int) -> list[int]:
@@ -75,19 +97,17 @@ class WinLookahead:
         melds: Sequence[Meld],
         *,
         unseen: Sequence[int] | None = None,
-        hazard: float = HAZARD,
-        discard_rate: float = DISCARD_RATE,
+        model: Model = DEFAULT_MODEL,
     ) -> None:
-        if not 0 < hazard < 1:
-            raise ValueError(f"hazard must lie strictly between 0 and 1, not {hazard}")
         self.hand = hand
         self.seat = seat
         self.melds = tuple(melds)
         self.declared = len(self.melds)
         self.unseen = list(unseen if unseen is not None else unseen_counts(hand, seat))
         self.total = max(1, sum(self.unseen))
-        self.hazard = hazard
-        self.discard_rate = discard_rate
+        self.hazard = model.hazard
+        self.discard_rate = model.discard_rate
+        self.depth = model.depth
         self.can_win = hand.rules.may_win(hand, seat)
         self._memo: dict[bytes, float] = {}
         self._gain: dict[tuple[bytes, int, bool], float] = {}
@@ -134,7 +154,7 @@ class WinLookahead:
 
     def value(self, key: bytes) -> float:
         """Expected points from winning, for concealed counts ``key`` one tile short of a
-        complete hand (3n + 1 tiles with the melds); 0 beyond :data:`MAX_SHANTEN`."""
+        complete hand (3n + 1 tiles with the melds); 0 beyond the model's depth."""
         got = self._memo.get(key)
         if got is None:
             got = self._memo[key] = self._value(key)
@@ -143,7 +163,7 @@ class WinLookahead:
     def _value(self, key: bytes) -> float:
         declared = self.declared
         sh = MAHJONG.shanten(key, declared)
-        if sh > MAX_SHANTEN:
+        if sh > self.depth:
             return 0.0
         unseen, total, keep = self.unseen, self.total, 1.0 - self.hazard
         counts = bytearray(key)
@@ -195,9 +215,7 @@ def lookahead_action(
     seat: int,
     legal: Sequence[int],
     default: int,
-    *,
-    hazard: float = HAZARD,
-    discard_rate: float = DISCARD_RATE,
+    model: Model = DEFAULT_MODEL,
 ) -> int:
     """The search's choice for ``seat``, or ``default`` (greedy's) where it does not reach:
     a win is always taken and kongs are left to greedy; a hand two or more from ready
@@ -206,9 +224,9 @@ def lookahead_action(
     if A.ZIMO in legal or A.HU in legal or (A.DECLARE in legal and default == A.DECLARE):
         return default
     if hand.phase == ACT:
-        return _discard(hand, seat, legal, default, hazard=hazard, discard_rate=discard_rate)
+        return _discard(hand, seat, legal, default, model)
     if hand.phase == CLAIM and (A.PONG in legal or A.KONG in legal):
-        return _claim(hand, seat, legal, default, hazard=hazard, discard_rate=discard_rate)
+        return _claim(hand, seat, legal, default, model)
     return default
 
 
@@ -217,9 +235,7 @@ def _discard(
     seat: int,
     legal: Sequence[int],
     default: int,
-    *,
-    hazard: float,
-    discard_rate: float,
+    model: Model,
 ) -> int:
     if default < 34:
         base = default
@@ -236,7 +252,7 @@ def _discard(
         after[a] = bytes(counts)
         counts[a] += 1
     shanten = {a: MAHJONG.shanten(k, declared) for a, k in after.items()}
-    if min(shanten.values()) > MAX_SHANTEN:
+    if min(shanten.values()) > model.depth:
         return _far_discard(
             hand,
             seat,
@@ -244,9 +260,9 @@ def _discard(
             shanten=shanten,
             base=base,
             default=default,
-            discard_rate=discard_rate,
+            discard_rate=model.discard_rate,
         )
-    look = WinLookahead(hand, seat, hand.melds[seat], hazard=hazard, discard_rate=discard_rate)
+    look = WinLookahead(hand, seat, hand.melds[seat], model=model)
     values = {a: look.value(k) for a, k in after.items()}
     best = max(options, key=lambda a: (values[a], a == base))
     if values[best] <= values.get(base, 0.0):
@@ -299,21 +315,17 @@ def _claim(
     seat: int,
     legal: Sequence[int],
     default: int,
-    *,
-    hazard: float,
-    discard_rate: float,
+    model: Model,
 ) -> int:
     """Pong (or kong) the tile on offer, or pass: whichever leaves the better hand."""
     counts = bytearray(hand.counts[seat][:34])
     declared = len(hand.melds[seat])
-    if MAHJONG.shanten(bytes(counts), declared) > MAX_SHANTEN:
+    if MAHJONG.shanten(bytes(counts), declared) > model.depth:
         return default
     unseen = unseen_counts(hand, seat)
 
     def search(melds: Sequence[Meld]) -> WinLookahead:
-        return WinLookahead(
-            hand, seat, melds, unseen=unseen, hazard=hazard, discard_rate=discard_rate
-        )
+        return WinLookahead(hand, seat, melds, unseen=unseen, model=model)
 
     stay = search(hand.melds[seat])
     values = {A.PASS: stay.value(bytes(counts))}

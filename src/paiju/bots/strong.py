@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from paiju.bots.lookahead import DEFAULT_MODEL, Model, lookahead_action
 from paiju.components.analysis import MAHJONG, QINGER
 from paiju.engine import actions as A
 from paiju.engine.mahjong import ACT, CLAIM, DECLARE, ROB, MahjongHand
@@ -590,8 +591,10 @@ class StrongBot:
 
     ``search``: ``lookahead``, ``montecarlo`` or ``both`` (default: per game,
     :data:`DEFAULT_SEARCH`); a game without the lookahead (Qing'er) always uses Monte
-    Carlo. ``budget``: seconds per decision; ``rollouts``: a fixed number of samples instead (the
-    decision then depends only on the seed and what the seat sees); ``candidates``:
+    Carlo. ``lookahead``: the lookahead's :class:`~paiju.bots.lookahead.Model`.
+    ``budget``: seconds of Monte Carlo per decision; ``rollouts``: a fixed number of
+    samples instead (the decision then depends only on the seed and what the seat sees);
+    ``candidates``:
     discards searched per turn; ``rollout``: the policy that finishes sampled hands
     (a bot name, ``greedy`` by default, or ``rollout`` for :class:`RolloutBot` in mahjong
     and greedy elsewhere); ``margin`` and ``claim_margin``:
@@ -612,6 +615,7 @@ class StrongBot:
         margin: float | None = None,
         claim_margin: float | None = None,
         search: str | None = None,
+        lookahead: Model | None = None,
     ) -> None:
         search = search or DEFAULT_SEARCH.get(variant, "montecarlo")
         if search not in SEARCHES:
@@ -627,6 +631,7 @@ class StrongBot:
         self.seed = seed
         self.variant = variant
         self.search = search
+        self.lookahead = lookahead or DEFAULT_MODEL
         self.budget = budget
         self.rollouts = rollouts
         self.candidates = candidates
@@ -656,9 +661,7 @@ class StrongBot:
             if A.ZIMO in legal:
                 return A.ZIMO
             if self.search != "montecarlo":
-                from paiju.bots.lookahead import lookahead_action
-
-                default = lookahead_action(hand, seat, legal, default)
+                default = lookahead_action(hand, seat, legal, default, self.lookahead)
                 if self.search == "lookahead":
                     return default
             cands = mahjong_candidates(hand, seat, legal, self.candidates)
