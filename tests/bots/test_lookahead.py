@@ -216,3 +216,20 @@ def test_taixing_greedy_never_keeps_three_suits_by_choice() -> None:
                     assert action // 9 == void  # throws the dropped suit first
                 hand.apply(action, seat)
         assert sum(hand.net()) == 0
+
+
+def test_taixing_greedy_pongs_a_wind_for_a_missing_flower() -> None:
+    from paiju.bots.simple import _flower_pong
+
+    hand = taixing_hand()
+    counts = bytearray(len(hand.counts[0]))
+    counts[:34] = key("123456m789p11z5z9p")
+    hand.counts[0] = counts
+    hand.flowers[0] = []
+    hand.claim_tile = 27  # East on offer: a 风碰 is one flower
+    assert _flower_pong(hand, 0)
+    hand.flowers[0] = [34, 35, 36]  # the discard minimum is already met
+    assert not _flower_pong(hand, 0)
+    hand.flowers[0] = []
+    hand.claim_tile = 8  # 9万 is no flower
+    assert not _flower_pong(hand, 0)

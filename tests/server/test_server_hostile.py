@@ -142,6 +142,15 @@ def test_messages_before_joining_a_room(client: TestClient, player_factory: Any)
                 },
                 "bad_bot",
             ),
+            (
+                # Qing'er's strong bot thinks 0.3 s a move: not offered at a server table
+                {
+                    "type": "create_room",
+                    "variant": "qinger",
+                    "seats": [{"kind": "bot", "level": "strong"}] * 3,
+                },
+                "bad_bot",
+            ),
             ({"type": "take_seat", "seat": 0, "name": "<script>"}, "bad_message"),
         ]:
             p.send(message)

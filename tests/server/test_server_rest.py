@@ -24,6 +24,12 @@ def test_variants_lists_every_registered_flow_with_seat_counts(client: TestClien
     for v in body:
         assert "greedy" in v["bots"]
         assert isinstance(v["options"], dict)
+    # the strong bot sits at the tables where it decides in milliseconds
+    assert {v["name"]: "strong" in v["bots"] for v in body} == {
+        "jiaxing": True,
+        "taixing": True,
+        "qinger": False,
+    }
 
 
 def test_protocol_schema_names_every_client_message(client: TestClient) -> None:

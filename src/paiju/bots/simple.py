@@ -127,18 +127,24 @@ class TaixingGreedyBot(GreedyBot):
     """Greedy for Taixing, where a hand must lack a suit (缺门) to win: it picks the suit
     it holds fewest of (never one it has melded) as the one to drop, throws that suit's
     tiles first (the least connected first) and never claims them; once a suit is
-    missing it plays as greedy."""
+    missing it plays as greedy. While its flowers (flower tiles and the flowers its melds
+    are worth) are short of the discard-win minimum, it also pongs a wind or dragon that
+    does not set it back (a 风碰 is a flower)."""
+
+    chase_flowers = True
 
     def __call__(self, hand: MahjongHand, seat: int) -> int:
         legal = hand.legal_actions(seat)
         if A.ZIMO in legal or A.HU in legal or A.DECLARE in legal:
             return super().__call__(hand, seat)
         void = void_suit(hand, seat)
-        if void is None:
-            return super().__call__(hand, seat)
         if A.PASS in legal:
-            if hand.claim_tile // 9 == void:
+            if void is not None and hand.claim_tile // 9 == void:
                 return A.PASS
+            if A.PONG in legal and self.chase_flowers and _flower_pong(hand, seat):
+                return A.PONG
+            return super().__call__(hand, seat)
+        if void is None:
             return super().__call__(hand, seat)
         drop = [a for a in legal if a < 27 and a // 9 == void]
         if not drop:
@@ -151,6 +157,29 @@ class TaixingGreedyBot(GreedyBot):
             return 3 * (counts[k] - 1) + near
 
         return _declaring(min(drop, key=lambda k: (connected(k), k)), legal)
+
+
+def _flower_pong(hand: MahjongHand, seat: int) -> bool:
+    """Whether ponging the tile on offer is a 风碰 worth a flower that ``seat`` still needs
+    for the discard-win minimum, and leaves the hand no further from ready."""
+    from paiju.variants.taixing.options import TaixingOptions
+    from paiju.variants.taixing.scoring import is_feng, meld_flowers
+
+    options = getattr(hand.rules, "options", None)
+    if not isinstance(options, TaixingOptions) or not is_feng(hand.claim_tile, options):
+        return False
+    have = len(hand.flowers[seat])
+    for m in hand.melds[seat]:
+        worth = meld_flowers(m, options)
+        have += worth[1] if worth else 0
+    if have >= options.min_flowers_discard:
+        return False
+    counts = bytearray(hand.counts[seat][:34])
+    declared = len(hand.melds[seat])
+    now = MAHJONG.shanten(bytes(counts), declared)
+    counts[hand.claim_tile] -= 2
+    after = min(_shanten_without(counts, k, declared + 1) for k in range(34) if counts[k])
+    return after <= now
 
 
 def void_suit(hand: MahjongHand, seat: int) -> int | None:

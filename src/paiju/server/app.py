@@ -94,14 +94,14 @@ def create_app(
 
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:
-        from paiju.bots.simple import BOTS
+        from paiju.server.rooms import table_bots
 
         return [
             {
                 "name": name,
                 "n_seats": flow.n_seats,
                 "options": options_to_mapping(flow.options_type()),
-                "bots": list(BOTS),
+                "bots": table_bots(name),
             }
             for name, flow in manager.flows().items()
         ]

@@ -746,6 +746,11 @@ class RoomManager:
     def make_bot(self, level: str, seed: int, variant: str) -> Callable[[Any, int], int]:
         from paiju.bots import make_bot
 
+        if level not in table_bots(variant):
+            known = ", ".join(table_bots(variant))
+            raise P.ProtocolError(
+                "bad_bot", f"no bot {level!r} at a {variant} table (known: {known})"
+            )
         try:
             bot: Callable[[Any, int], int] = make_bot(level, seed, variant)
         except ValueError as exc:
@@ -909,3 +914,16 @@ class RoomManager:
                 self.tokens[seat.token_hash] = (code, seat.index)
         room.resume(session, game.id, len(lines))
         return room
+
+
+def table_bots(variant: str) -> list[str]:
+    """The bot levels a table of ``variant`` offers: every simple bot, and ``strong`` where
+    its search takes milliseconds (the lookahead games). Monte Carlo's 0.3 s a move would
+    hold up every room on the server's one event loop."""
+    from paiju.bots.simple import BOTS
+    from paiju.bots.strong import DEFAULT_SEARCH
+
+    levels = list(BOTS)
+    if DEFAULT_SEARCH.get(variant) == "lookahead":
+        levels.append("strong")
+    return levels
