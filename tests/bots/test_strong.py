@@ -279,3 +279,20 @@ def test_strong_plays_qinger_legally() -> None:
     players = [checked] + [make_bot("greedy", i, "qinger") for i in range(1, hand.n_seats)]
     play_hand(hand, players)
     assert hand.is_over and strong.samples
+
+
+def test_deal_in_chances_read_only_what_the_seat_sees() -> None:
+    from paiju.bots.lookahead import Model, deal_in_chances
+
+    hand = new_hand(6)
+    assert advance(hand, 28)
+    seat = hand.to_act()[0]
+    tiles = sorted({k for k in range(34) if hand.counts[seat][k]})
+    risk = deal_in_chances(hand, seat, tiles, 12)
+    assert set(risk) == set(tiles) and all(0.0 <= p <= 1.0 for p in risk.values())
+    assert risk == deal_in_chances(scrambled(hand, seat, 6), seat, tiles, 12)
+    model = Model(danger_samples=8)
+    mine = StrongBot(0, lookahead=model)(hand, seat)
+    assert mine == StrongBot(0, lookahead=model)(scrambled(hand, seat, 6), seat)
+    with pytest.raises(ValueError, match="depth"):
+        Model(depth=3)

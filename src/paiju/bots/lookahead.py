@@ -58,6 +58,11 @@ class Model:
     discard_rate: float = DISCARD_RATE
     depth: int = MAX_SHANTEN
     """Deepest shanten searched (0–2); hands further from ready are left to greedy."""
+    danger_samples: int = 0
+    """Samples of the other seats' hands (shaped as in the Monte Carlo search) used to
+    weigh each discard's chance of dealing in; 0: no defence."""
+    deal_in_cost: float = 2.5
+    """Points a deal-in costs, on average, when danger is weighed."""
 
     def __post_init__(self) -> None:
         if not 0 < self.hazard < 1:
@@ -264,10 +269,39 @@ def _discard(
         )
     look = WinLookahead(hand, seat, hand.melds[seat], model=model)
     values = {a: look.value(k) for a, k in after.items()}
+    if model.danger_samples:
+        risk = deal_in_chances(hand, seat, options, model.danger_samples)
+        values = {a: (1.0 - risk[a]) * v - risk[a] * model.deal_in_cost for a, v in values.items()}
     best = max(options, key=lambda a: (values[a], a == base))
     if values[best] <= values.get(base, 0.0):
         return default
     return A.TING + best if A.TING + best in legal else best
+
+
+def deal_in_chances(
+    hand: MahjongHand, seat: int, tiles: Sequence[int], samples: int
+) -> dict[int, float]:
+    """For each of ``tiles``, the share of ``samples`` determinizations (the other seats'
+    hands dealt again from what ``seat`` cannot see, shaped by their discards and melds)
+    in which some other seat could win on it. The samples' stream is seeded from public
+    state only, so the answer depends on nothing hidden."""
+    import random
+
+    from paiju.bots.strong import determinize_mahjong
+
+    public = len(hand.log) * 131 + seat
+    rng = random.Random(public)
+    hits = dict.fromkeys(tiles, 0)
+    for _ in range(samples):
+        det = determinize_mahjong(hand, seat, rng)
+        waits: set[int] = set()
+        for s in range(len(det.counts)):
+            if s != seat and det.rules.may_win(det, s):
+                waits.update(MAHJONG.waits(bytes(det.counts[s][:34]), len(det.melds[s])))
+        for t in tiles:
+            if t in waits:
+                hits[t] += 1
+    return {t: n / samples for t, n in hits.items()}
 
 
 def _far_discard(
