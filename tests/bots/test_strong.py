@@ -296,3 +296,19 @@ def test_deal_in_chances_read_only_what_the_seat_sees() -> None:
     assert mine == StrongBot(0, lookahead=model)(scrambled(hand, seat, 6), seat)
     with pytest.raises(ValueError, match="depth"):
         Model(depth=3)
+
+
+@pytest.mark.parametrize("size", [1, 4, 7, 10, 13])
+def test_shaped_samples_keep_the_hand_size(size: int) -> None:
+    # regression: a seat with four melds holds one tile, and a sampled "two from ready"
+    # once gave it two (the determinization then failed its conservation check)
+    from paiju.bots.strong import _shaped_hand
+
+    rng = random.Random(size)
+    for target in range(3):
+        for _ in range(20):
+            avail = [4] * 34
+            tiles = _shaped_hand(avail, size, target, rng)
+            if tiles is not None:
+                assert len(tiles) == size
+                assert sum(avail) == 136 - size

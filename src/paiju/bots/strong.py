@@ -189,6 +189,9 @@ def _shaped_hand(
     ones. A set is kept with the probability ``weights`` gives its least likely kind.
     None (``avail`` untouched) when the pool cannot make the sets."""
     n_sets = (size - 1) // 3
+    # a hand of n sets and a single is at most 2n from ready (four melds and one tile:
+    # always ready); a deeper target would drop more tiles than the sets hold
+    target = min(target, 2 * n_sets)
     tiles: list[int] = []
     chance = rng.random
     for _ in range(n_sets):
