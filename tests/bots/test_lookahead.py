@@ -146,12 +146,12 @@ def test_wins_are_always_taken() -> None:
 
 
 def test_greedy_avoids_sealing_itself_among_equal_discards() -> None:
-    from paiju.bots.simple import _unseen, _would_seal
+    from paiju.bots.simple import _would_seal
 
     hand = jiaxing_hand("123456m789p123s1z")
     limit = hand.rules.feeding_limit
     assert limit == 3
-    unseen = _unseen(hand, 0)
+    unseen = unseen_counts(hand, 0)
     assert not _would_seal(hand, 0, 27, unseen)  # nobody fed yet
     hand.fed[0][2] = limit - 1
     assert _would_seal(hand, 0, 27, unseen)  # seat 2 may hold a pair of East
@@ -163,7 +163,7 @@ def test_greedy_avoids_sealing_itself_among_equal_discards() -> None:
     hand.discards[1] = [27, 27, 28, 28]  # one East and one South left unseen
     hand.fed[0][2] = limit - 1
     hand.counts[0][27] = 1
-    unseen = _unseen(hand, 0)
+    unseen = unseen_counts(hand, 0)
     assert unseen[27] == unseen[28] == 1
     assert not _would_seal(hand, 0, 27, unseen)
 

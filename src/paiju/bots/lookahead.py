@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from paiju.bots.simple import unseen_counts
 from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import Tile
 from paiju.engine import actions as A
@@ -74,21 +75,6 @@ class Model:
 
 
 DEFAULT_MODEL = Model()
-
-
-def unseen_counts(hand: MahjongHand, seat: int) -> list[int]:
-    """Copies of each of the 34 kinds that ``seat`` has not seen (own tiles, every meld,
-    every discard)."""
-    seen = [0] * 34
-    for k, n in enumerate(hand.counts[seat][:34]):
-        seen[k] += n
-    for s in range(len(hand.counts)):
-        for t in hand.discards[s]:
-            seen[t] += 1
-        for m in hand.melds[s]:
-            for t in m.tiles:
-                seen[t] += 1
-    return [max(0, 4 - n) for n in seen]
 
 
 class WinLookahead:

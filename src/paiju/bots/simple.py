@@ -51,7 +51,7 @@ class GreedyBot:
         declared = len(hand.melds[seat])
         if A.PASS in legal:
             return self._claim(hand, seat, legal, counts, declared)
-        unseen = _unseen(hand, seat)
+        unseen = unseen_counts(hand, seat)
         # shanten first for every candidate; ukeire (the costly part) only for the best
         scored: list[tuple[int, int]] = []
         for action in legal:
@@ -223,11 +223,13 @@ def _shanten_without(counts: bytearray, k: int, declared: int) -> int:
     return sh
 
 
-def _unseen(hand: MahjongHand, seat: int) -> list[int]:
+def unseen_counts(hand: MahjongHand, seat: int) -> list[int]:
+    """Copies of each of the 34 kinds that ``seat`` has not seen (own tiles, every meld,
+    every discard)."""
     seen = [0] * 34
-    for k, n in enumerate(hand.counts[seat]):
+    for k, n in enumerate(hand.counts[seat][:34]):
         seen[k] += n
-    for s in range(4):
+    for s in range(len(hand.counts)):
         for t in hand.discards[s]:
             seen[t] += 1
         for m in hand.melds[s]:

@@ -462,7 +462,7 @@ def mahjong_candidates(hand: MahjongHand, seat: int, legal: Sequence[int], keep:
     tiles), their ready declarations, and every kong."""
     if hand.phase != ACT:
         return list(legal)
-    from paiju.bots.simple import _ukeire, _unseen
+    from paiju.bots.simple import _ukeire, unseen_counts
 
     counts = bytearray(hand.counts[seat])
     declared = len(hand.melds[seat])
@@ -474,7 +474,7 @@ def mahjong_candidates(hand: MahjongHand, seat: int, legal: Sequence[int], keep:
         counts[a] += 1
     ranked.sort()
     if len(ranked) > keep:
-        unseen = _unseen(hand, seat)
+        unseen = unseen_counts(hand, seat)
         cut = ranked[keep - 1][0]
         close = [r for r in ranked if r[0] <= cut]
         scored = []
