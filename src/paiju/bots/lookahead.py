@@ -20,8 +20,8 @@ by what the variant's scorer pays for it:
 
 Everything is computed, nothing sampled: two discards a few hundredths of a point apart
 are told apart, where a Monte Carlo estimate at the same budget is noise (see
-docs/bots.md). Hands two or more from ready are left to greedy: there the tree is too wide
-for the budget and the first step decides little (a measured depth-two search was worse).
+docs/bots.md). Hands two or more from ready keep greedy's shanten with a pong-aware
+tie-break (:func:`_far_discard`): a measured depth-two search was worse.
 
 What it reads: the seat's own tiles and melds, the unseen counts (the whole set minus
 everything the seat sees), whose turn, the tile on offer, and the rules (to score).
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from paiju.bots.simple import unseen_counts
+from paiju.bots.simple import _ukeire, unseen_counts
 from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import Tile
 from paiju.engine import actions as A
@@ -247,6 +247,7 @@ def _discard(
         return _far_discard(
             hand,
             seat,
+            legal,
             after=after,
             shanten=shanten,
             base=base,
@@ -293,6 +294,7 @@ def deal_in_chances(
 def _far_discard(
     hand: MahjongHand,
     seat: int,
+    legal: Sequence[int],
     *,
     after: dict[int, bytes],
     shanten: dict[int, int],
@@ -311,23 +313,11 @@ def _far_discard(
     unseen = unseen_counts(hand, seat)
     declared = len(hand.melds[seat])
     pong = 1.0 + 3.0 * discard_rate
-
-    def acceptance(a: int) -> float:
-        counts = bytearray(after[a])
-        total = 0.0
-        for k in range(34):
-            if unseen[k] and counts[k] < 4:
-                counts[k] += 1
-                if MAHJONG.shanten(bytes(counts), declared) < best:
-                    total += unseen[k] * (pong if counts[k] == 3 else 1.0)
-                counts[k] -= 1
-        return total
-
-    score = {a: acceptance(a) for a in top}
+    score = {a: _ukeire(bytearray(after[a]), declared, best, unseen, pong) for a in top}
     choice = max(top, key=lambda a: (score[a], a == base))
     if score[choice] <= score[base]:
         return default
-    return A.TING + choice if A.TING + choice in hand.legal_actions(seat) else choice
+    return A.TING + choice if A.TING + choice in legal else choice
 
 
 def _claim(

@@ -78,7 +78,7 @@ class GreedyBot:
             top = safe or top
         if len(top) == 1:
             return _declaring(top[0], legal)
-        best_key: tuple[int, float] | None = None
+        best_key: tuple[float, float] | None = None
         choice = top[0]
         for action in top:
             counts[action] -= 1
@@ -238,13 +238,17 @@ def unseen_counts(hand: MahjongHand, seat: int) -> list[int]:
     return [max(0, 4 - n) for n in seen]
 
 
-def _ukeire(counts: bytearray, declared: int, sh: int, unseen: list[int]) -> int:
-    total = 0
+def _ukeire(
+    counts: bytearray, declared: int, sh: int, unseen: list[int], pair_weight: float = 1
+) -> float:
+    """Unseen tiles that would lower the shanten below ``sh``; one the hand holds a pair
+    of counts ``pair_weight`` times (it may also come as a pong of another's discard)."""
+    total: float = 0
     for k in range(34):
         if unseen[k] and counts[k] < 4:
             counts[k] += 1
             if MAHJONG.shanten(bytes(counts), declared) < sh:
-                total += unseen[k]
+                total += unseen[k] * (pair_weight if counts[k] == 3 else 1)
             counts[k] -= 1
     return total
 

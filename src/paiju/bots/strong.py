@@ -467,7 +467,7 @@ def mahjong_candidates(hand: MahjongHand, seat: int, legal: Sequence[int], keep:
     counts = bytearray(hand.counts[seat])
     declared = len(hand.melds[seat])
     discards = [a for a in legal if a < 34]
-    ranked: list[tuple[int, int, int]] = []
+    ranked: list[tuple[int, float, int]] = []
     for a in discards:
         counts[a] -= 1
         ranked.append((MAHJONG.shanten(bytes(counts), declared), 0, a))
