@@ -160,19 +160,10 @@ class TaixingGreedyBot(GreedyBot):
 
 
 def _flower_pong(hand: MahjongHand, seat: int) -> bool:
-    """Whether ponging the tile on offer is a 风碰 worth a flower that ``seat`` still needs
-    for the discard-win minimum, and leaves the hand no further from ready."""
-    from paiju.variants.taixing.options import TaixingOptions
-    from paiju.variants.taixing.scoring import is_feng, meld_flowers
-
-    options = getattr(hand.rules, "options", None)
-    if not isinstance(options, TaixingOptions) or not is_feng(hand.claim_tile, options):
-        return False
-    have = len(hand.flowers[seat])
-    for m in hand.melds[seat]:
-        worth = meld_flowers(m, options)
-        have += worth[1] if worth else 0
-    if have >= options.min_flowers_discard:
+    """Whether ponging the tile on offer is worth a flower (a 风碰) that ``seat`` still
+    needs for the discard-win minimum, and leaves the hand no further from ready."""
+    rules = hand.rules
+    if not rules.is_flower_meld(hand.claim_tile) or not rules.flowers_short(hand, seat):
         return False
     counts = bytearray(hand.counts[seat][:34])
     declared = len(hand.melds[seat])

@@ -103,6 +103,15 @@ class MahjongRules:
         """A final, variant-specific check of a complete hand (flower minimums, 缺门…)."""
         return True
 
+    def flowers_short(self, hand: MahjongHand, seat: int) -> bool:
+        """Whether ``seat`` still lacks flowers for the smallest win on a discard
+        (Taixing's flower minimum); False where flowers set no minimum."""
+        return False
+
+    def is_flower_meld(self, tile: int) -> bool:
+        """Whether a pong of ``tile`` is worth a flower (Taixing 风碰)."""
+        return False
+
     def score(self, win: MahjongWin) -> WinResult | None:
         """The variant's scoring of ``win`` (None: the rules know no scoring). Bots that
         weigh what a hand would be worth ask here; settlement stays in :meth:`settle`."""

@@ -59,7 +59,7 @@ class JiaxingRules(MahjongRules):
         values: dict[int, int] = {}
         for seat in hand.winners:
             win = hand.win_info[seat]
-            result = scoring.score_win(win, self.options)
+            result = self.score(win)
             hand.win_results[seat] = result
             values[seat] = result.per_payer
             events.append(

@@ -78,6 +78,16 @@ class TaixingRules(MahjongRules):
     def score(self, win: MahjongWin) -> WinResult:
         return scoring.score_win(win, self.options)
 
+    def flowers_short(self, hand: MahjongHand, seat: int) -> bool:
+        have = len(hand.flowers[seat])
+        for m in hand.melds[seat]:
+            worth = scoring.meld_flowers(m, self.options)
+            have += worth[1] if worth else 0
+        return have < self.options.min_flowers_discard
+
+    def is_flower_meld(self, tile: int) -> bool:
+        return tile < 34 and scoring.is_feng(tile, self.options)
+
     def _all_honours(self, hand: MahjongHand, seat: int) -> bool:
         c = hand.counts[seat]
         if any(c[:27]):
@@ -133,7 +143,7 @@ class TaixingRules(MahjongRules):
             return events
         for seat in hand.winners:
             win = hand.win_info[seat]
-            result = scoring.score_win(win, self.options)
+            result = self.score(win)
             if not result.valid:  # pragma: no cover - legal_actions offers valid wins only
                 raise AssertionError(f"engine offered an invalid win: {result.reason_en}")
             hand.win_results[seat] = result
