@@ -145,7 +145,7 @@ def test_wins_are_always_taken() -> None:
     assert lookahead_action(hand, 0, legal, A.HU) == A.HU
 
 
-def test_greedy_avoids_sealing_itself_among_equal_discards() -> None:
+def test_a_feed_risks_sealing_only_towards_a_seat_one_set_short() -> None:
     from paiju.bots.simple import _would_seal
 
     hand = jiaxing_hand("123456m789p123s1z")
@@ -157,14 +157,8 @@ def test_greedy_avoids_sealing_itself_among_equal_discards() -> None:
     assert _would_seal(hand, 0, 27, unseen)  # seat 2 may hold a pair of East
     unseen[27] = 1
     assert not _would_seal(hand, 0, 27, unseen)  # three Easts seen: no pair left
-    # seat 0 holds two lone honours; either discard leaves it ready on the other, and
-    # the same number of each is unseen, so only the 封胡 risk separates them
-    hand = jiaxing_hand("123456m789p123s1z2z")
-    hand.discards[1] = [27, 27, 28, 28]  # one East and one South left unseen
-    hand.fed[0][2] = limit - 1
-    hand.counts[0][27] = 1
-    unseen = unseen_counts(hand, 0)
-    assert unseen[27] == unseen[28] == 1
+    hand.ready[2] = True  # a locked hand cannot pong: no risk
+    unseen[27] = 3
     assert not _would_seal(hand, 0, 27, unseen)
 
 
