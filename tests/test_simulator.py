@@ -21,6 +21,7 @@ from paiju.simulator import (
     simulate,
     spread,
 )
+from paiju.variants import find_variant
 
 KEYS = {
     "variant",
@@ -91,7 +92,7 @@ def test_out_dir_holds_summary_records_and_charts(tmp_path: Path) -> None:
     assert summary["charts"] == ["items.png", "points.png"]
     for name in summary["charts"]:
         assert (out / name).read_bytes().startswith(b"\x89PNG")
-    result = replay(parse_lines(iter_text(str(out / "records.jsonl"))))
+    result = replay(parse_lines(iter_text(str(out / "records.jsonl"))), find_variant)
     assert result.ok and result.hands == 6
 
 
@@ -127,7 +128,7 @@ def test_records_match_the_single_process_format() -> None:
     result = play_game(task)
     assert result.record is not None
     assert result.record[0]["record"] == "paiju" and result.record[-1]["type"] == "match_end"
-    assert replay(result.record).ok
+    assert replay(result.record, find_variant).ok
     assert len(result.hands) == 3 and sum(result.totals) == 0
 
 

@@ -87,11 +87,10 @@ def play_deal(task: DealTask) -> tuple[list[list[int]], list[list[int]]]:
     points in rotation ``r``. With a control bot, also ``control[r][i]``: the same
     rotation with slot ``i`` alone replaced by the control (every other slot, and every
     seed, as in the real game), listed per slot ``i`` as ``control[i][r]``."""
-    from paiju.variants.base import options_from_mapping
-    from paiju.variants.registry import flows
+    from paiju.variants import find_variant
 
-    flow = flows()[task.variant]
-    options = options_from_mapping(flow.options_type, task.options)
+    flow = find_variant(task.variant)
+    options = flow.parse_options(task.options)
     n = len(task.bots)
     points = [_play_rotation(task, task.bots, r, options, flow) for r in range(n)]
     control: list[list[int]] = []
@@ -188,16 +187,11 @@ def arena(
     """Run the duplicate evaluation and return its report (plain JSON data). ``control``:
     also replay every rotation with each slot in turn replaced by this bot, for each
     bot's advantage over it (see :func:`summarize`)."""
-    from paiju.variants.registry import flows
+    from paiju.variants import find_variant
 
-    flow = flows().get(variant)
-    if flow is None:
-        raise ValueError(f"unknown variant {variant!r} (known: {', '.join(flows())})")
-    from paiju.variants.base import options_from_mapping
-
-    parsed = options_from_mapping(flow.options_type, options or {})
-    # Qing'er's table size follows its options (participants)
-    n_seats = flow.seats(parsed) if hasattr(flow, "seats") else flow.n_seats
+    flow = find_variant(variant)
+    parsed = flow.parse_options(options or {})
+    n_seats = flow.seats(parsed)
     if len(bots) != n_seats:
         raise ValueError(f"{variant} needs {n_seats} bots, got {len(bots)}")
     if deals < 2:

@@ -1,56 +1,28 @@
-"""The ``paiju score`` contract (``../shared/spec/score-cli.md``): JSON in, JSON out.
+"""The ``paiju score`` contract (docs/spec/score-cli.md): JSON in, JSON out.
 
-This module only translates between JSON and the typed situation; each variant's own
-scoring function (the one its engine settles hands with) does the scoring.
+This module only finds the game; each variant's calculator translates between JSON and its
+typed situation, and the variant's own scoring function (the one its engine settles hands
+with) does the scoring.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from paiju.components.notation import NotationError, parse_tile, parse_tiles
-from paiju.components.tiles import N_PLAYING_KINDS, Tile
-from paiju.variants.base import (
-    MAHJONG_FLAGS,
-    MahjongWin,
-    Meld,
-    MeldType,
-    OptionError,
-    WinType,
-    options_from_mapping,
-)
-
-
-class InputError(ValueError):
-    """Malformed calculator input (exit 2). The message names the field."""
-
-    def __init__(self, fieldname: str, problem: str) -> None:
-        self.field = fieldname
-        super().__init__(f"{fieldname}: {problem}")
-
-
-Scorer = Callable[[Mapping[str, Any]], dict[str, Any]]
-"""Takes the decoded JSON object; returns the output object; raises InputError."""
-
-_SCORERS: dict[str, Callable[[], Scorer]] = {}
-
-
-def register(variant: str, loader: Callable[[], Scorer]) -> None:
-    _SCORERS[variant] = loader
+from paiju.variants import UnknownVariantError, find_variant
+from paiju.variants.situation import InputError
 
 
 def score(obj: Any) -> tuple[int, dict[str, Any]]:
     """Exit status and output object for one situation. Raises InputError (exit 2)."""
     if not isinstance(obj, dict):
         raise InputError("(top level)", "expected a JSON object")
-    variant = obj.get("variant")
-    _load_builtin()
-    if not isinstance(variant, str) or variant not in _SCORERS:
-        known = ", ".join(sorted(_SCORERS))
-        raise InputError("variant", f"unknown variant {variant!r} (known: {known})")
-    out = _SCORERS[variant]()(obj)
+    try:
+        variant = find_variant(obj.get("variant"))
+    except UnknownVariantError as exc:
+        raise InputError("variant", str(exc)) from None
+    out = variant.score_json(obj)
     return (0 if out.get("valid") else 1), out
 
 
@@ -62,161 +34,4 @@ def score_text(text: str) -> tuple[int, dict[str, Any]]:
     return score(obj)
 
 
-def _load_builtin() -> None:
-    if _SCORERS:
-        return
-    from paiju.variants import registry
-
-    for name, loader in registry.score_loaders().items():
-        register(name, loader)
-
-
-# -- shared field readers ---------------------------------------------------------------
-
-
-def seat(obj: Mapping[str, Any], name: str, n_seats: int, *, optional: bool = False) -> int | None:
-    value = obj.get(name)
-    if value is None:
-        if optional:
-            return None
-        raise InputError(name, "missing seat")
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n_seats:
-        raise InputError(name, f"seat must be an integer 0…{n_seats - 1}, not {value!r}")
-    return value
-
-
-def tiles_field(obj: Mapping[str, Any], name: str, *, default: str | None = None) -> list[Tile]:
-    value = obj.get(name, default)
-    if not isinstance(value, str):
-        raise InputError(name, f"expected a tile string, not {value!r}")
-    try:
-        return parse_tiles(value)
-    except NotationError as exc:
-        raise InputError(name, str(exc)) from None
-
-
-def options_field(obj: Mapping[str, Any], cls: type[Any]) -> Any:
-    raw = obj.get("options", {})
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise InputError("options", "expected an object of option overrides")
-    try:
-        return options_from_mapping(cls, raw)
-    except OptionError as exc:
-        raise InputError("options", str(exc)) from None
-
-
-def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> MahjongWin:
-    """Read the Jiaxing/Taixing situation into a :class:`MahjongWin` (exit-2 checks only)."""
-    dealer = seat(obj, "dealer", 4)
-    winner = seat(obj, "winner", 4)
-    assert dealer is not None and winner is not None
-    hand = tiles_field(obj, "hand")
-    if any(t.is_flower for t in hand):
-        raise InputError("hand", "flowers are set aside, list them in 'flowers'")
-    melds_raw = obj.get("melds", [])
-    if not isinstance(melds_raw, list):
-        raise InputError("melds", "expected a list")
-    melds: list[Meld] = []
-    counts = [0] * N_PLAYING_KINDS
-    for t in hand:
-        counts[t] += 1
-    for i, m in enumerate(melds_raw):
-        where = f"melds[{i}]"
-        if not isinstance(m, dict):
-            raise InputError(where, "expected an object")
-        try:
-            mtype = MeldType(str(m.get("type")))
-        except ValueError:
-            raise InputError(f"{where}.type", f"unknown meld type {m.get('type')!r}") from None
-        tiles = tiles_field(m, "tiles") if "tiles" in m else []
-        if mtype is MeldType.CHI:
-            run = sorted(tiles)
-            if (
-                len(run) != 3
-                or not all(t.is_number for t in run)
-                or run[0].suit != run[2].suit
-                or [run[1] - run[0], run[2] - run[1]] != [1, 1]
-            ):
-                raise InputError(f"{where}.tiles", "a chi is three consecutive tiles of one suit")
-            tiles = run
-        elif not tiles or len(tiles) != mtype.size or len(set(tiles)) != 1:
-            raise InputError(f"{where}.tiles", f"a {mtype.value} is {mtype.size} identical tiles")
-        if tiles[0].is_flower:
-            raise InputError(f"{where}.tiles", "flowers do not form melds")
-        source: int | None = None
-        if mtype is MeldType.CONCEALED_KONG:
-            if m.get("from") is not None:
-                raise InputError(f"{where}.from", "a concealed kong has no feeder")
-        else:
-            source = seat(m, "from", 4)
-            if source == winner:
-                raise InputError(f"{where}.from", "a player cannot feed their own meld")
-        for t in tiles:
-            counts[t] += 1
-        melds.append(Meld(mtype, tiles[0], source))
-    for k, n in enumerate(counts):
-        if n > 4:
-            raise InputError("hand", f"{n} × {Tile(k)} ({Tile(k).zh}), but only 4 exist")
-    flowers = tiles_field(obj, "flowers", default="")
-    if flowers and not flowers_allowed:
-        raise InputError("flowers", "this variant has no flowers")
-    if any(not t.is_flower for t in flowers):
-        raise InputError("flowers", "only flower tiles (f) belong here")
-    if len(set(flowers)) != len(flowers):
-        raise InputError("flowers", "each flower exists once")
-    win_raw = obj.get("win_tile")
-    if not isinstance(win_raw, str):
-        raise InputError("win_tile", "expected one tile")
-    try:
-        win_tile = parse_tile(win_raw)
-    except NotationError as exc:
-        raise InputError("win_tile", str(exc)) from None
-    if win_tile.is_flower:
-        raise InputError("win_tile", "a flower cannot be the winning tile")
-    if win_tile not in hand:
-        raise InputError("win_tile", "the hand must include the winning tile")
-    try:
-        win_type = WinType(str(obj.get("win_type")))
-    except ValueError:
-        raise InputError("win_type", f"unknown win type {obj.get('win_type')!r}") from None
-    source = None
-    if win_type is not WinType.SELF_DRAW:
-        source = seat(obj, "from", 4)
-        if source == winner:
-            raise InputError("from", "the winner cannot be the discarder")
-    elif obj.get("from") is not None:
-        raise InputError("from", "a self-drawn win has no discarder")
-    flags_raw = obj.get("flags", [])
-    if not isinstance(flags_raw, list) or not all(isinstance(f, str) for f in flags_raw):
-        raise InputError("flags", "expected a list of strings")
-    unknown = [f for f in flags_raw if f not in MAHJONG_FLAGS]
-    if unknown:
-        raise InputError("flags", f"unknown flag {unknown[0]!r}")
-    streak = obj.get("draw_streak", 0)
-    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
-        raise InputError("draw_streak", "expected a non-negative integer")
-    leopard = obj.get("leopard", False)
-    if not isinstance(leopard, bool):
-        raise InputError("leopard", "expected true or false")
-    chain = obj.get("kong_chain", 1)
-    if isinstance(chain, bool) or not isinstance(chain, int) or chain < 1:
-        raise InputError("kong_chain", "expected a positive integer")
-    concealed = [0] * N_PLAYING_KINDS
-    for t in hand:
-        concealed[t] += 1
-    return MahjongWin(
-        dealer=dealer,
-        winner=winner,
-        concealed=tuple(concealed),
-        melds=tuple(melds),
-        win_tile=win_tile,
-        win_type=win_type,
-        source=source,
-        flags=frozenset(flags_raw),
-        flowers=tuple(flowers),
-        draw_streak=streak,
-        leopard=leopard,
-        kong_chain=chain,
-    )
+__all__ = ["InputError", "score", "score_text"]

@@ -6,7 +6,10 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from paiju.variants import Variant
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -49,34 +52,41 @@ def _bot_names(text: str, n_seats: int) -> list[str]:
     return names
 
 
-def _seats(flow: Any, overrides: dict[str, object]) -> int:
-    """Seats at the table; a flow whose count depends on the options (Qing'er
-    ``participants``) says so through ``seats(options)``."""
-    if not hasattr(flow, "seats"):
-        return int(flow.n_seats)
-    from paiju.variants.base import options_from_mapping
-
-    return int(flow.seats(options_from_mapping(flow.options_type, overrides)))
+def _seats(variant: Variant, overrides: dict[str, object]) -> int:
+    """Seats at the table (Qing'er's depend on ``participants``)."""
+    return variant.seats(variant.parse_options(overrides))
 
 
-def _options(flow: object, text: str) -> dict[str, object]:
-    from paiju.variants.base import OptionError, options_from_mapping
+def _options(variant: Variant, text: str) -> dict[str, object]:
+    from paiju.variants.base import OptionError
 
-    overrides = json.loads(text) if text else {}
+    try:
+        overrides = json.loads(text) if text else {}
+    except json.JSONDecodeError as exc:
+        raise OptionError(f"--options is not JSON: {exc.msg}") from None
     if not isinstance(overrides, dict):
         raise OptionError("--options must be a JSON object")
-    options_from_mapping(flow.options_type, overrides)  # type: ignore[attr-defined]
+    variant.parse_options(overrides)
     return overrides
+
+
+def _variant(command: str, name: str) -> Variant | None:
+    """The variant named on the command line, or None after saying which exist."""
+    from paiju.variants import UnknownVariantError, find_variant
+
+    try:
+        return find_variant(name)
+    except UnknownVariantError as exc:
+        print(f"paiju {command}: {exc}", file=sys.stderr)
+        return None
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from paiju.simulator import simulate
     from paiju.variants.base import OptionError
-    from paiju.variants.registry import flows
 
-    flow = flows().get(args.variant)
+    flow = _variant("simulate", args.variant)
     if flow is None:
-        print(f"paiju simulate: unknown variant {args.variant!r}", file=sys.stderr)
         return 2
     try:
         options = _options(flow, args.options)
@@ -123,11 +133,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from paiju.arena import arena, format_table
     from paiju.variants.base import OptionError
-    from paiju.variants.registry import flows
 
-    flow = flows().get(args.variant)
+    flow = _variant("arena", args.variant)
     if flow is None:
-        print(f"paiju arena: unknown variant {args.variant!r}", file=sys.stderr)
         return 2
     try:
         options = _options(flow, args.options)
@@ -169,6 +177,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from paiju.engine.record import RecordError, iter_text, parse_lines, replay
+    from paiju.variants import find_variant
 
     try:
         records = parse_lines(iter_text(args.file))
@@ -178,7 +187,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except RecordError as exc:
         print(f"paiju replay: malformed record, {exc}", file=sys.stderr)
         return 2
-    result = replay(records)
+    result = replay(records, find_variant)
     if result.ok:
         print(f"ok: {result.hands} hands verified")
         return 0
@@ -200,15 +209,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         )
         return 2
     from paiju.tui.session import PlaySession
-    from paiju.variants.base import OptionError, options_from_mapping
-    from paiju.variants.registry import flows
+    from paiju.variants.base import OptionError
 
-    flow = flows().get(args.variant)
+    flow = _variant("play", args.variant)
     if flow is None:
-        print(
-            f"paiju play: unknown variant {args.variant!r} (playable: {', '.join(flows())})",
-            file=sys.stderr,
-        )
         return 2
     if args.delay < 0:
         print("paiju play: --delay must not be negative", file=sys.stderr)
@@ -216,10 +220,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     record = args.record or f"paiju-{args.variant}-{seed}.jsonl"
     try:
-        overrides = json.loads(args.options) if args.options else {}
-        if not isinstance(overrides, dict):
-            raise OptionError("--options must be a JSON object")
-        options = options_from_mapping(flow.options_type, overrides)
+        options = flow.parse_options(_options(flow, args.options))
         session = PlaySession(
             args.variant,
             seed=seed,

@@ -208,15 +208,12 @@ def play_game(task: GameTask) -> GameResult:
     """Play one match of ``task`` to its end (the worker's entry point)."""
     from paiju.engine.match import Match
     from paiju.engine.record import RecordWriter, header
-    from paiju.variants.base import options_from_mapping
-    from paiju.variants.registry import flows
+    from paiju.variants import find_variant
 
-    flow = flows()[task.variant]
-    options = options_from_mapping(flow.options_type, task.options)
-    # Qing'er's table size depends on its options (participants = 4)
-    n_seats = flow.seats(options) if hasattr(flow, "seats") else flow.n_seats
-    players = game_players(task, n_seats)
-    match = Match(flow, options, task.seed, n_seats=n_seats)
+    flow = find_variant(task.variant)
+    options = flow.parse_options(task.options)
+    match = Match(flow, options, task.seed)
+    players = game_players(task, match.n_seats)
     lines: list[dict[str, Any]] | None = [] if task.record else None
     writer = RecordWriter(lines.append) if lines is not None else None
     if lines is not None:

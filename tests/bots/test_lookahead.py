@@ -14,9 +14,9 @@ from paiju.components.notation import parse_tiles, tile_counts
 from paiju.engine import actions as A
 from paiju.engine.mahjong import ACT, END, MahjongHand
 from paiju.engine.match import play_hand
-from paiju.variants.jiaxing.flow import JiaxingRules
+from paiju.variants import VARIANTS
 from paiju.variants.jiaxing.options import JiaxingOptions
-from paiju.variants.registry import flows
+from paiju.variants.jiaxing.rules import JiaxingRules
 
 
 def shanten_after(hand: MahjongHand, seat: int, discard: int) -> int:
@@ -81,7 +81,7 @@ def test_a_sealed_seat_values_nothing() -> None:
 
 
 def test_taixing_values_only_wins_the_rules_accept() -> None:
-    flow = flows()["taixing"]
+    flow = VARIANTS["taixing"]
     hand: Any = flow.new_hand(flow.options_type(), seed=3, dealer=0, carry={})
     hand.flowers[0] = [34, 35, 36]
     look = WinLookahead(hand, 0, [], unseen=[4] * 34)
@@ -112,7 +112,7 @@ def test_unseen_counts_match_what_the_seat_sees() -> None:
 
 @pytest.mark.parametrize("variant", ["jiaxing", "taixing"])
 def test_lookahead_plays_whole_hands_legally(variant: str) -> None:
-    flow = flows()[variant]
+    flow = VARIANTS[variant]
     for seed in range(4):
         hand: Any = flow.new_hand(flow.options_type(), seed=seed, dealer=seed % 4, carry={})
         greedy = GreedyBot(seed)
@@ -164,20 +164,20 @@ def test_a_feed_risks_sealing_only_towards_a_seat_one_set_short() -> None:
 
 def test_feeding_limit_is_jiaxing_only() -> None:
     assert JiaxingRules(JiaxingOptions(feng_hu=False)).feeding_limit is None
-    taixing = flows()["taixing"]
+    taixing = VARIANTS["taixing"]
     hand: Any = taixing.new_hand(taixing.options_type(), seed=1, dealer=0, carry={})
     assert hand.rules.feeding_limit is None
 
 
 def taixing_hand(seed: int = 3) -> Any:
-    flow = flows()["taixing"]
+    flow = VARIANTS["taixing"]
     return flow.new_hand(flow.options_type(), seed=seed, dealer=0, carry={})
 
 
 def test_taixing_greedy_drops_its_shortest_suit() -> None:
     from paiju.bots.simple import TaixingGreedyBot, make_bot, void_suit
     from paiju.components.tiles import Tile
-    from paiju.variants.base import Meld, MeldType
+    from paiju.engine.types import Meld, MeldType
 
     assert isinstance(make_bot("greedy", 0, "taixing"), TaixingGreedyBot)
     hand = taixing_hand()

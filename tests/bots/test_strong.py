@@ -19,8 +19,8 @@ from paiju.bots.strong import (
 from paiju.engine import actions as A
 from paiju.engine.mahjong import ACT, CLAIM, END, MahjongHand
 from paiju.engine.match import play_hand
-from paiju.variants.jiaxing.flow import JiaxingRules
 from paiju.variants.jiaxing.options import JiaxingOptions
+from paiju.variants.jiaxing.rules import JiaxingRules
 
 
 def new_hand(seed: int) -> MahjongHand:
@@ -234,10 +234,10 @@ def _qinger_hidden(hand: object, seat: int) -> list[int]:
 def test_qinger_determinization_conserves_cards_and_plays_on() -> None:
     from paiju.bots.simple import make_bot
     from paiju.bots.strong import determinize_qinger
-    from paiju.engine import qinger as Q
-    from paiju.variants.registry import flows
+    from paiju.variants import VARIANTS
+    from paiju.variants.qinger import hand as Q
 
-    flow = flows()["qinger"]
+    flow = VARIANTS["qinger"]
     options = flow.options_type()
     phases = set()
     for seed in range(6):
@@ -264,9 +264,9 @@ def test_qinger_determinization_conserves_cards_and_plays_on() -> None:
 
 def test_strong_plays_qinger_legally() -> None:
     from paiju.bots.simple import make_bot
-    from paiju.variants.registry import flows
+    from paiju.variants import VARIANTS
 
-    flow = flows()["qinger"]
+    flow = VARIANTS["qinger"]
     options = flow.options_type()
     hand: Any = flow.new_hand(options, seed=2, dealer=0, carry={})
     strong = StrongBot(2, "qinger", rollouts=1, candidates=2)

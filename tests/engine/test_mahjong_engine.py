@@ -16,8 +16,10 @@ from paiju.engine.events import for_seat
 from paiju.engine.mahjong import END, MahjongHand
 from paiju.engine.match import Match, play_hand
 from paiju.engine.record import RecordError, parse_lines, record_match, replay
-from paiju.variants.jiaxing.flow import JiaxingFlow, JiaxingRules
+from paiju.variants import find_variant
 from paiju.variants.jiaxing.options import JiaxingOptions
+from paiju.variants.jiaxing.rules import JiaxingRules
+from paiju.variants.jiaxing.variant import JIAXING
 
 
 def tiles_in_play(hand: MahjongHand) -> int:
@@ -107,7 +109,7 @@ def test_ten_thousand_random_hands() -> None:
 
 
 def _recorded(seed: int = 11, hands: int = 3) -> list[dict[str, object]]:
-    match = Match(JiaxingFlow(), JiaxingOptions(hands=hands), seed)
+    match = Match(JIAXING, JiaxingOptions(hands=hands), seed)
     return record_match(match, [GreedyBot(i) for i in range(4)], ["greedy"] * 4)
 
 
@@ -115,7 +117,7 @@ def test_record_replays_identically() -> None:
     lines = _recorded()
     assert lines[0]["variant"] == "jiaxing" and lines[0]["seed"] == 11
     assert lines[-1]["type"] == "match_end"
-    result = replay(lines)
+    result = replay(lines, find_variant)
     assert result.ok, result.message
     assert result.hands == 3
 
@@ -130,7 +132,7 @@ def test_tampered_record_names_the_first_differing_line() -> None:
         tampered[index]["net"] = [9, -9, 0, 0]
     else:
         tampered[index]["amount"] = int(tampered[index]["amount"]) + 1  # type: ignore[call-overload]
-    result = replay(tampered)
+    result = replay(tampered, find_variant)
     assert not result.ok and result.line == index + 1
 
 
@@ -139,14 +141,14 @@ def test_record_with_a_changed_decision_is_rejected() -> None:
     index = next(i for i, r in enumerate(lines) if r.get("type") == "action")
     tampered = [dict(r) for r in lines]
     tampered[index]["action"] = "d9z"
-    result = replay(tampered)
+    result = replay(tampered, find_variant)
     assert not result.ok and result.line == index + 1
 
 
 def test_foreign_header_is_rejected() -> None:
     lines = _recorded()
     lines[0] = {**lines[0], "seed": 12}
-    assert not replay(lines).ok
+    assert not replay(lines, find_variant).ok
 
 
 def test_malformed_lines_raise_record_error() -> None:

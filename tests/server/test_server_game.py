@@ -12,15 +12,18 @@ from paiju.engine.errors import IllegalActionError
 from paiju.engine.match import Match
 from paiju.engine.record import record_match, replay
 from paiju.server.game import GameSession, ResumeError
+from paiju.variants import VARIANTS, find_variant
 from paiju.variants.base import options_from_mapping
-from paiju.variants.registry import flows
 
 
 def _setup(variant: str, seed: int) -> tuple[Any, Any, list[Any]]:
-    flow = flows()[variant]
+    flow = VARIANTS[variant]
     overrides = {"hands": 2} if variant != "taixing" else {}
     options = options_from_mapping(flow.options_type, overrides)
-    bots = [make_bot("greedy", seed * 10 + i, variant) for i in range(flow.n_seats)]
+    bots = [
+        make_bot("greedy", seed * 10 + i, variant)
+        for i in range(flow.seats(flow.default_options()))
+    ]
     return flow, options, bots
 
 
@@ -44,14 +47,16 @@ def _drive(session: GameSession, bots: list[Any], rng: random.Random | None, han
 @pytest.mark.parametrize("variant", ["jiaxing", "qinger"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_session_lines_equal_record_match(variant: str, seed: int) -> None:
-    if variant not in flows():
+    if variant not in VARIANTS:
         pytest.skip(f"{variant} is not registered")
     flow, options, bots = _setup(variant, seed)
     expected = record_match(
-        Match(flow, options, seed, n_seats=flow.n_seats), bots, ["a"] * flow.n_seats
+        Match(flow, options, seed),
+        bots,
+        ["a"] * flow.seats(flow.default_options()),
     )
     flow, options, bots = _setup(variant, seed)
-    session = GameSession(flow, options, seed, ["a"] * flow.n_seats)
+    session = GameSession(flow, options, seed, ["a"] * flow.seats(flow.default_options()))
     _drive(session, bots, None, 99)
     assert session.finished
     assert session.lines == expected
@@ -66,7 +71,7 @@ def test_answers_in_any_order_give_the_same_record(seed: int) -> None:
     shuffled = GameSession(flow, options, seed, ["a"] * 4)
     _drive(shuffled, bots, random.Random(seed), 99)
     assert shuffled.lines == in_order.lines
-    assert replay(shuffled.lines).ok
+    assert replay(shuffled.lines, find_variant).ok
 
 
 def test_resume_rebuilds_every_prefix_and_regenerates_a_missing_tail() -> None:

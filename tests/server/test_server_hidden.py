@@ -12,14 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paiju.engine.events import PRIVATE_TYPES
-from paiju.engine.qinger import PRIVATE_TYPES as QINGER_PRIVATE
 from paiju.server.game import GameSession
 from paiju.server.protocol import TimerSettings
 from paiju.server.rooms import Connection, Room, RoomManager, Seat, ServerConfig
 from paiju.server.storage import Storage
 from paiju.server.timers import ManualClock
+from paiju.variants import VARIANTS
 from paiju.variants.base import options_from_mapping
-from paiju.variants.registry import flows
+from paiju.variants.qinger.hand import PRIVATE_TYPES as QINGER_PRIVATE
 
 
 def _walk(obj: Any) -> Any:
@@ -84,11 +84,11 @@ def leaks(msg: dict[str, Any], me: int | None) -> list[str]:
 SHORT_MATCH = {"jiaxing": {"hands": 2}, "taixing": {"rounds": 1}, "qinger": {"hands": 2}}
 
 
-@pytest.mark.parametrize("variant", sorted(flows()))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_spectator_and_player_never_see_concealed_tiles(
     client: TestClient, player_factory: Any, variant: str
 ) -> None:
-    n = flows()[variant].n_seats
+    n = VARIANTS[variant].seats(VARIANTS[variant].default_options())
     me = 1
     with client.websocket_connect("/ws") as ws1, client.websocket_connect("/ws") as ws2:
         player, watcher = player_factory(ws1), player_factory(ws2)
@@ -148,8 +148,8 @@ def _play_room(variant: str, seed: int, rng: random.Random) -> tuple[list[Connec
     the seats' connections and a spectator's, each holding every message it was sent."""
 
     async def body() -> tuple[list[Connection], Connection]:
-        flow = flows()[variant]
-        n = flow.n_seats
+        flow = VARIANTS[variant]
+        n = flow.seats(flow.default_options())
         options = options_from_mapping(flow.options_type, SHORT_MATCH.get(variant, {}))
         config = ServerConfig(bot_delay=0.0, next_hand_delay=0.0)
         manager = RoomManager(Storage("sqlite+aiosqlite:///:memory:"), config, ManualClock())
@@ -183,7 +183,7 @@ def _play_room(variant: str, seed: int, rng: random.Random) -> tuple[list[Connec
     return asyncio.run(body())
 
 
-@pytest.mark.parametrize("variant", sorted(flows()))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**40), choices=st.integers(0, 2**32))
 def test_no_message_of_random_games_leaks(variant: str, seed: int, choices: int) -> None:

@@ -9,11 +9,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from paiju.engine.record import replay
-from paiju.variants.registry import flows
+from paiju.variants import VARIANTS, find_variant
 
 
 def _one_hand_options(variant: str) -> dict[str, Any]:
-    names = {f.name for f in dataclasses.fields(flows()[variant].options_type)}
+    names = {f.name for f in dataclasses.fields(VARIANTS[variant].options_type)}
     return {"hands": 1} if "hands" in names else {}
 
 
@@ -49,18 +49,18 @@ def test_person_plays_a_whole_jiaxing_match_against_three_bots(
 
     lines = [json.loads(line) for line in record.text.splitlines()]
     assert lines[0]["record"] == "paiju" and lines[-1]["type"] == "match_end"
-    result = replay(lines)
+    result = replay(lines, find_variant)
     assert result.ok, result.message
     game = client.get(f"/api/games/{game_id}").json()
     assert game["status"] == "finished" and game["result"]["totals"] == end["totals"]
     assert [s["kind"] for s in game["seats"]] == ["person", "bot", "bot", "bot"]
 
 
-@pytest.mark.parametrize("variant", sorted(flows()))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_registered_variant_plays_a_hand_and_records_it(
     client: TestClient, player_factory: Any, variant: str
 ) -> None:
-    n = flows()[variant].n_seats
+    n = VARIANTS[variant].seats(VARIANTS[variant].default_options())
     with client.websocket_connect("/ws") as ws:
         p = player_factory(ws)
         p.recv()
@@ -81,10 +81,10 @@ def test_tampered_record_fails_replay(client: TestClient, player_factory: Any) -
         end = p.until("match_end")
     text = client.get(f"/api/games/{end['game_id']}/record").text
     lines = [json.loads(line) for line in text.splitlines()]
-    assert replay(lines).ok
+    assert replay(lines, find_variant).ok
     actions = [i for i, line in enumerate(lines) if line.get("type") == "action"]
     lines[actions[3]]["action"] = "pass" if lines[actions[3]]["action"] != "pass" else "d1m"
-    assert not replay(lines).ok
+    assert not replay(lines, find_variant).ok
 
 
 def test_host_sets_seats_and_starts_with_bots_for_empty_person_seats(

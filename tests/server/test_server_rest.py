@@ -7,7 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from paiju.server.protocol import PROTOCOL_VERSION
-from paiju.variants.registry import flows
+from paiju.variants import VARIANTS
 
 
 def test_health_reports_protocol_version(client: TestClient) -> None:
@@ -16,16 +16,16 @@ def test_health_reports_protocol_version(client: TestClient) -> None:
     assert body["protocol"] == PROTOCOL_VERSION
 
 
-def test_variants_lists_every_registered_flow_with_seat_counts(client: TestClient) -> None:
+def test_variants_publishes_what_each_variant_says(client: TestClient) -> None:
     body = client.get("/api/variants").json()
-    assert {v["name"]: v["n_seats"] for v in body} == {
-        name: flow.n_seats for name, flow in flows().items()
-    }
+    assert body == [v.describe() for v in VARIANTS.values()]
+    assert {v["name"]: v["seats"] for v in body} == {"jiaxing": 4, "taixing": 4, "qinger": 3}
     for v in body:
-        assert "greedy" in v["bots"]
-        assert isinstance(v["options"], dict)
+        assert "greedy" in v["bots"]["server"]
+        names = [o["name"] for o in v["options"]]
+        assert "hands" in names and all(o["label"]["zh"] and o["rule"] for o in v["options"])
     # the strong bot sits at the tables where it decides in milliseconds
-    assert {v["name"]: "strong" in v["bots"] for v in body} == {
+    assert {v["name"]: "strong" in v["bots"]["server"] for v in body} == {
         "jiaxing": True,
         "taixing": True,
         "qinger": False,

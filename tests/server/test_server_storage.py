@@ -15,6 +15,7 @@ from sqlalchemy import delete, func, select
 
 from paiju.engine.record import replay
 from paiju.server.storage import Storage, database_url, game_events
+from paiju.variants import find_variant
 
 
 def _without_events(state: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +60,7 @@ def test_restart_resumes_the_table_exactly(make_app: Any, player_factory: Any, d
         end = p.play_to("match_end", after)
         record = client.get(f"/api/games/{end['game_id']}/record")
         lines = [json.loads(line) for line in record.text.splitlines()]
-        result = replay(lines)
+        result = replay(lines, find_variant)
         assert result.ok, result.message
         assert result.hands == 2
 

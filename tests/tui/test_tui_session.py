@@ -13,7 +13,7 @@ from paiju.cli import main
 from paiju.engine.errors import IllegalActionError
 from paiju.engine.record import parse_lines, replay
 from paiju.tui.session import HUMAN, PlaySession
-from paiju.variants.registry import flows
+from paiju.variants import VARIANTS, find_variant
 
 
 def play_hand(session: PlaySession, rng: random.Random) -> None:
@@ -25,12 +25,12 @@ def play_hand(session: PlaySession, rng: random.Random) -> None:
         session.human_act(rng.choice(session.human_legal()))
 
 
-@pytest.mark.parametrize("variant", sorted(flows()))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_a_random_person_plays_a_match_and_every_record_replays(
     variant: str, tmp_path: Path
 ) -> None:
     path = tmp_path / "match.jsonl"
-    options_type = flows()[variant].options_type
+    options_type = VARIANTS[variant].options_type
     fields = {f.name for f in dataclasses.fields(options_type)}
     # a short match: three hands where the variant can say so, else one wind round
     options = options_type(hands=3) if "hands" in fields else options_type(rounds=1)
@@ -45,7 +45,7 @@ def test_a_random_person_plays_a_match_and_every_record_replays(
             continue
         with open(path, encoding="utf-8") as fh:
             records = parse_lines(fh)
-        result = replay(records)
+        result = replay(records, find_variant)
         assert result.ok, (variant, result.line, result.message)
         assert result.hands == len(session.summaries)
         assert records[0]["seats"][0] == HUMAN
@@ -63,7 +63,7 @@ def test_a_partial_record_is_a_shorter_match() -> None:
     session.finish_hand()
     records = session.record()
     assert records[0]["options"]["hands"] == 1
-    assert replay(records).ok
+    assert replay(records, find_variant).ok
     # the person's tiles in the live session are still the full match's (no hands cap)
     assert session.options.hands is None
 

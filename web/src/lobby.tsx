@@ -19,7 +19,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
       .then((r) => r.json())
       .then((vs: Json[]) => {
         const found = vs.find((v) => v.name === variant);
-        if (found?.bots?.length) setBots(found.bots);
+        if (found?.bots?.server?.length) setBots(found.bots.server);
       })
       .catch(() => undefined);
   }, []);

@@ -22,8 +22,8 @@ from paiju.bench import rate, register, result_line
 from paiju.bots import GreedyBot
 from paiju.engine.mahjong import MahjongHand
 from paiju.engine.match import play_hand
-from paiju.variants.jiaxing.flow import JiaxingRules
 from paiju.variants.jiaxing.options import JiaxingOptions
+from paiju.variants.jiaxing.rules import JiaxingRules
 
 _HANDS = 100
 _HANDS_QUICK = 4

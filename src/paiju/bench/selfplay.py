@@ -19,10 +19,10 @@ from paiju.bench import compare, register, result_line
 from paiju.bots import RandomBot
 from paiju.engine.mahjong import MahjongHand
 from paiju.engine.match import play_hand
-from paiju.variants.jiaxing.flow import JiaxingRules
 from paiju.variants.jiaxing.options import JiaxingOptions
-from paiju.variants.taixing.flow import TaixingRules
+from paiju.variants.jiaxing.rules import JiaxingRules
 from paiju.variants.taixing.options import TaixingOptions
+from paiju.variants.taixing.rules import TaixingRules
 
 _HANDS = 400
 _HANDS_QUICK = 20
@@ -105,7 +105,7 @@ def _versus_riichienv(name: str, ours: Any, repeats: int, quick: bool) -> dict[s
 
 
 def _qinger_player() -> Any:
-    from paiju.engine.qinger import QingerHand
+    from paiju.variants.qinger.hand import QingerHand
     from paiju.variants.qinger.options import QingerOptions
 
     options = QingerOptions()

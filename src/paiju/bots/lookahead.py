@@ -37,7 +37,7 @@ from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import Tile
 from paiju.engine import actions as A
 from paiju.engine.mahjong import ACT, CLAIM, MahjongHand
-from paiju.variants.base import MahjongWin, Meld, MeldType, WinType
+from paiju.engine.types import MahjongWin, Meld, MeldType, WinType
 
 HAZARD = 0.12
 """Chance that another seat ends the hand on one go-round (greedy Jiaxing hands last about

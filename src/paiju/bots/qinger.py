@@ -14,8 +14,8 @@ import random
 
 from paiju.components.analysis import QINGER
 from paiju.components.cards import N_CARD_KINDS, Card
-from paiju.engine import qinger as Q
-from paiju.engine.qinger import QingerHand
+from paiju.variants.qinger import hand as Q
+from paiju.variants.qinger.hand import QingerHand
 from paiju.variants.qinger.scoring import jian_pai_ranks, kind_rank
 
 KNOCK_SHANTEN = 4

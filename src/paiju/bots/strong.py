@@ -44,7 +44,7 @@ from paiju.components.analysis import MAHJONG, QINGER
 from paiju.engine import actions as A
 from paiju.engine.mahjong import ACT, CLAIM, DECLARE, ROB, MahjongHand
 from paiju.engine.match import Decide, play_hand
-from paiju.variants.base import Meld, WinType
+from paiju.engine.types import Meld, WinType
 
 DEFAULT_BUDGET = 0.3
 """Seconds of Monte Carlo search per decision."""
@@ -327,7 +327,7 @@ def determinize_qinger(hand: Any, seat: int, rng: random.Random) -> Any:
     no flower back (they go to the stock). The copy's redeal shuffles are reseeded from
     ``rng``: the real hand's generator is hidden state too."""
     from paiju.components.cards import N_CARD_KINDS, full_deck
-    from paiju.engine import qinger as Q
+    from paiju.variants.qinger import hand as Q
 
     left = [0] * N_CARD_KINDS
     for deck_card in full_deck():
@@ -398,7 +398,7 @@ def determinize_qinger(hand: Any, seat: int, rng: random.Random) -> Any:
 
 def _qinger_window(hand: Any, det: Any, seat: int) -> dict[int, list[int]]:
     """The claim window on the sampled hands, as the Qing'er engine builds it."""
-    from paiju.engine import qinger as Q
+    from paiju.variants.qinger import hand as Q
     from paiju.variants.qinger import scoring as QS
 
     card, source = hand.claim_card, hand.claim_from
@@ -447,7 +447,7 @@ def determinize(hand: Any, seat: int, rng: random.Random) -> Any:
 
 
 def _is_qinger(hand: Any) -> bool:
-    from paiju.engine.qinger import QingerHand
+    from paiju.variants.qinger.hand import QingerHand
 
     return isinstance(hand, QingerHand)
 
@@ -570,7 +570,7 @@ def qinger_candidates(hand: Any, seat: int, legal: Sequence[int], keep: int) -> 
     """Qing'er's actions worth searching: every answer outside a turn (knock or pass,
     takeoffs, claims); in a turn the ``keep`` discards leaving the hand closest to
     complete, and every kong or win."""
-    from paiju.engine import qinger as Q
+    from paiju.variants.qinger import hand as Q
 
     if hand.phase != Q.ACT:
         return list(legal)
@@ -670,7 +670,7 @@ class StrongBot:
             cands = mahjong_candidates(hand, seat, legal, self.candidates)
             in_turn = hand.phase == ACT
         elif _is_qinger(hand):
-            from paiju.engine import qinger as Q
+            from paiju.variants.qinger import hand as Q
 
             cands = qinger_candidates(hand, seat, legal, self.candidates)
             in_turn = hand.phase == Q.ACT

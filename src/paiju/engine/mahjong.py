@@ -27,7 +27,7 @@ from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError
 from paiju.engine.events import Event, for_seat
-from paiju.variants.base import MahjongWin, Meld, MeldType, Payment, WinResult, WinType
+from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, WinResult, WinType
 
 ACT = 0
 CLAIM = 1

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from paiju.engine.events import Event
-from paiju.variants.base import Payment
+from paiju.engine.types import Payment
 
 
 class Hand(Protocol):
@@ -49,12 +49,16 @@ Decide = Callable[[Any, int], int]
 """A player: given the hand and the seat to act (``player(hand, seat)``), an action code."""
 
 
-class VariantFlow(Protocol):
-    """What a match needs to know about a variant."""
+class GameFlow(Protocol):
+    """What a match needs to know about a game (every ``paiju.variants`` Variant is one)."""
 
     name: str
-    n_seats: int
-    options_type: type[Any]
+
+    def seats(self, options: Any) -> int: ...
+
+    def parse_options(self, values: Any) -> Any: ...
+
+    def options_json(self, options: Any) -> dict[str, Any]: ...
 
     def new_hand(self, options: Any, *, seed: int, dealer: int, carry: dict[str, Any]) -> Hand: ...
 
@@ -83,14 +87,14 @@ class HandSummary:
 
 @dataclass
 class Match:
-    flow: VariantFlow
+    flow: GameFlow
     options: Any
     seed: int
-    n_seats: int = 4
     ledger: list[tuple[int, Payment]] = field(default_factory=list)
     hands: list[HandSummary] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self.n_seats = self.flow.seats(self.options)
         self._rng = random.Random(self.seed)
         self.first_dealer = self._rng.randrange(self.n_seats)
         self.dealer = self.first_dealer

@@ -20,8 +20,7 @@ from typing import IO, Any
 import paiju
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
-from paiju.engine.match import Decide, Hand, HandSummary, Match, play_match
-from paiju.variants.base import options_from_mapping, options_to_mapping
+from paiju.engine.match import Decide, GameFlow, Hand, HandSummary, Match, play_match
 
 FORMAT_VERSION = 1
 
@@ -39,7 +38,7 @@ def header(match: Match, seats: list[str]) -> dict[str, Any]:
         "record": "paiju",
         "format": FORMAT_VERSION,
         "variant": match.flow.name,
-        "options": options_to_mapping(match.options),
+        "options": match.flow.options_json(match.options),
         "engine": paiju.__version__,
         "seed": match.seed,
         "seats": seats,
@@ -127,7 +126,11 @@ def parse_lines(text_lines: Iterable[str]) -> list[dict[str, Any]]:
     return out
 
 
-def replay(records: list[dict[str, Any]]) -> ReplayResult:
+FindGame = Callable[[object], GameFlow]
+"""The game a header names (``paiju.variants.find_variant``); raises ValueError if none."""
+
+
+def replay(records: list[dict[str, Any]], find_game: FindGame) -> ReplayResult:
     """Verify every match in ``records`` (a file may hold several, each from its header)."""
     starts = [i for i, r in enumerate(records) if "record" in r]
     if not starts or starts[0] != 0:
@@ -135,7 +138,7 @@ def replay(records: list[dict[str, Any]]) -> ReplayResult:
     hands = 0
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(records)
-        result = replay_one(records[start:end])
+        result = replay_one(records[start:end], find_game)
         if not result.ok:
             if result.line is not None:
                 result.line += start
@@ -144,26 +147,25 @@ def replay(records: list[dict[str, Any]]) -> ReplayResult:
     return ReplayResult(True, None, f"{len(starts)} record(s) verified", hands)
 
 
-def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
+def replay_one(records: list[dict[str, Any]], find_game: FindGame) -> ReplayResult:
     """Re-run the engine from the header and recorded actions; compare every line."""
-    from paiju.variants.registry import flows
-
     head = records[0]
     if head.get("record") != "paiju":
         return ReplayResult(False, 1, "not a paiju record header")
     if head.get("format") != FORMAT_VERSION:
         return ReplayResult(False, 1, f"unsupported record format {head.get('format')!r}")
-    flow = flows().get(head.get("variant"))  # type: ignore[arg-type]
-    if flow is None:
+    try:
+        flow = find_game(head.get("variant"))
+    except ValueError:
         return ReplayResult(False, 1, f"unknown variant {head.get('variant')!r}")
     seed = head.get("seed")
     if not isinstance(seed, int):
         return ReplayResult(False, 1, "header seed must be an integer")
     try:
-        options = options_from_mapping(flow.options_type, head.get("options") or {})
+        options = flow.parse_options(head.get("options") or {})
     except ValueError as exc:
         return ReplayResult(False, 1, f"header options: {exc}")
-    n_seats = flow.seats(options) if hasattr(flow, "seats") else flow.n_seats
+    n_seats = flow.seats(options)
     seats = head.get("seats")
     if not isinstance(seats, list) or len(seats) != n_seats:
         return ReplayResult(False, 1, f"header seats must list {n_seats} players")
@@ -186,7 +188,7 @@ def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
             raise _Mismatch(index + 1, f"{rec.get('action')} is not legal here")
         return code
 
-    match = Match(flow, options, seed, n_seats=n_seats)
+    match = Match(flow, options, seed)
     regenerated: list[dict[str, Any]] = []
     try:
         record_match(match, [scripted] * n_seats, list(seats), regenerated)

@@ -20,7 +20,6 @@ from paiju.server import protocol as P
 from paiju.server.rooms import Connection, RoomManager, ServerConfig
 from paiju.server.storage import Storage
 from paiju.server.timers import Clock, TokenBucket
-from paiju.variants.base import options_to_mapping
 
 MAX_OUTBOX = 2000
 """Messages queued for one client before it is dropped as too slow."""
@@ -94,17 +93,7 @@ def create_app(
 
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:
-        from paiju.server.rooms import table_bots
-
-        return [
-            {
-                "name": name,
-                "n_seats": flow.n_seats,
-                "options": options_to_mapping(flow.options_type()),
-                "bots": table_bots(name),
-            }
-            for name, flow in manager.flows().items()
-        ]
+        return [variant.describe() for variant in manager.flows().values()]
 
     @app.get("/api/protocol")
     async def protocol() -> dict[str, Any]:

@@ -14,7 +14,6 @@ no events before the last answer anyway, so nobody can tell.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +22,6 @@ from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, for_seat
 from paiju.engine.match import Hand, HandSummary, Match
 from paiju.engine.record import RecordWriter, header
-from paiju.variants.base import options_from_mapping
 
 
 class ResumeError(ValueError):
@@ -47,8 +45,8 @@ class GameSession:
     def __init__(self, flow: Any, options: Any, seed: int, seats: list[str]) -> None:
         self.flow = flow
         self.options = options
-        self.n_seats: int = flow.n_seats
-        self.match = Match(flow, options, seed, n_seats=self.n_seats)
+        self.match = Match(flow, options, seed)
+        self.n_seats: int = self.match.n_seats
         self.lines: list[dict[str, Any]] = [header(self.match, list(seats))]
         self.hand: Hand | None = None
         self.held: dict[int, int] = {}
@@ -91,7 +89,7 @@ class GameSession:
             raise IllegalActionError("a hand is in progress or the match is over")
         hand = self.match.new_hand()
         self.hand = hand
-        self.hide = seat_filter(hand)
+        self.hide = self.flow.for_seat
         self.held = {}
         self._emit(("hand", len(self.match.hands), hand))
         for ev in hand.log:
@@ -222,16 +220,17 @@ class GameSession:
         missing tail is in ``session.lines`` afterwards. The last hand is left as it was: in
         progress, or finished but not yet ended, or (after ``hand_end``) not yet dealt.
         """
-        from paiju.variants.registry import flows
+        from paiju.variants import UnknownVariantError, find_variant
 
         if not lines:
             raise ResumeError("no header")
         head = lines[0]
-        flow = flows().get(head.get("variant"))  # type: ignore[arg-type]
-        if flow is None:
-            raise ResumeError(f"unknown variant {head.get('variant')!r}")
         try:
-            options = options_from_mapping(flow.options_type, head.get("options") or {})
+            flow = find_variant(head.get("variant"))
+        except UnknownVariantError:
+            raise ResumeError(f"unknown variant {head.get('variant')!r}") from None
+        try:
+            options = flow.parse_options(head.get("options") or {})
         except ValueError as exc:
             raise ResumeError(f"header options: {exc}") from None
         seed = head.get("seed")
@@ -263,16 +262,6 @@ class GameSession:
 
 
 SeatFilter = Callable[[Event, "int | None"], dict[str, Any]]
-
-
-def seat_filter(hand: Any) -> SeatFilter:
-    """The ``for_seat`` of the hand's own engine module (each game hides its own kinds of
-    private events: mahjong tiles, Qing'er cards), else the generic one."""
-    module = sys.modules.get(type(hand).__module__)
-    fn = getattr(module, "for_seat", None)
-    if callable(fn):
-        return fn  # type: ignore[no-any-return]
-    return for_seat
 
 
 def events_for(

@@ -326,12 +326,10 @@ async def drive(port: int, plan: LoadPlan, n_seats: int) -> LoadResult:
 
 def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
     """Start a server, play the plan's tables over websockets, return the figures."""
-    from paiju.variants.registry import flows
+    from paiju.variants import find_variant
 
     plan.check()
-    flow = flows().get(plan.variant)
-    if flow is None:
-        raise ValueError(f"unknown variant {plan.variant!r}")
+    flow = find_variant(plan.variant)
     names = {f.name for f in dataclasses.fields(flow.options_type)}
     if "hands" not in names:
         raise ValueError(f"{plan.variant} has no 'hands' option to bound a match by")
@@ -339,7 +337,7 @@ def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="paiju-load-") as tmp:
         url = database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
         with server_kind(url, plan.tables) as server:
-            result = asyncio.run(drive(server.port, plan, flow.n_seats))
+            result = asyncio.run(drive(server.port, plan, flow.seats(flow.default_options())))
     out = result.summary()
     out.update(
         {

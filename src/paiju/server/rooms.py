@@ -29,7 +29,8 @@ from paiju.server import protocol as P
 from paiju.server.game import GameSession, ResumeError, Step, events_for
 from paiju.server.storage import Storage, StoredGame
 from paiju.server.timers import Clock, RealClock, TokenBucket, TurnClock
-from paiju.variants.base import OptionError, options_from_mapping, options_to_mapping
+from paiju.variants import VARIANTS, Variant, find_variant
+from paiju.variants.base import OptionError, options_to_mapping
 
 log = logging.getLogger("paiju.server.rooms")
 
@@ -153,7 +154,7 @@ class Room:
         return {
             "code": self.code,
             "variant": self.variant,
-            "n_seats": self.flow.n_seats,
+            "n_seats": self.flow.seats(self.options),
             "options": options_to_mapping(self.options),
             "status": self.status,
             "seats": [s.public() for s in self.seats],
@@ -735,10 +736,8 @@ class RoomManager:
         self._seed_counter += 1
         return self.config.seed + self._seed_counter - 1
 
-    def flows(self) -> dict[str, Any]:
-        from paiju.variants.registry import flows
-
-        return flows()
+    def flows(self) -> dict[str, Variant]:
+        return VARIANTS
 
     def check_bot(self, level: str, variant: str) -> None:
         self.make_bot(level, 0, variant)
@@ -825,10 +824,10 @@ class RoomManager:
                 f"unknown variant {msg.variant!r} (known: {', '.join(self.flows())})",
             )
         try:
-            options = options_from_mapping(flow.options_type, msg.options)
+            options = flow.parse_options(msg.options)
         except (OptionError, ValueError, TypeError) as exc:
             raise P.ProtocolError("bad_options", str(exc)) from None
-        n = flow.n_seats
+        n = flow.seats(options)
         choices = msg.seats
         if choices is None:
             choices = [P.SeatChoice(kind="person", level="greedy")]
@@ -920,10 +919,4 @@ def table_bots(variant: str) -> list[str]:
     """The bot levels a table of ``variant`` offers: every simple bot, and ``strong`` where
     its search takes milliseconds (the lookahead games). Monte Carlo's 0.3 s a move would
     hold up every room on the server's one event loop."""
-    from paiju.bots.simple import BOTS
-    from paiju.bots.strong import DEFAULT_SEARCH
-
-    levels = list(BOTS)
-    if DEFAULT_SEARCH.get(variant) == "lookahead":
-        levels.append("strong")
-    return levels
+    return list(find_variant(variant).server_bot_levels)

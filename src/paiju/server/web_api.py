@@ -40,17 +40,16 @@ async def score(request: Request) -> JSONResponse:
 @router.get("/api/items")
 async def items() -> dict[str, dict[str, dict[str, str]]]:
     """Every variant's scoring items and payment reasons: id → Chinese and English name."""
-    from paiju.variants import names
-    from paiju.variants.registry import flows
+    from paiju.variants import VARIANTS
 
     out: dict[str, dict[str, dict[str, str]]] = {}
-    for variant in flows():
-        out[variant] = {
+    for name, variant in VARIANTS.items():
+        out[name] = {
             item_id: {
-                "zh": names.item_name(variant, item_id, "zh"),
-                "en": names.item_name(variant, item_id, "en"),
+                "zh": variant.item_name(item_id, "zh"),
+                "en": variant.item_name(item_id, "en"),
             }
-            for item_id in names.item_ids(variant)
+            for item_id in variant.item_ids()
         }
     return out
 

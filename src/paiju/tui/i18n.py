@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.variants import names
+from paiju.variants import find_variant
 
 LANGS = ("zh", "en")
 
@@ -196,17 +196,13 @@ def has_text(key: str) -> bool:
 def item_name(variant: str, item_id: str, lang: str = "zh") -> str:
     """The name of scoring item or payment reason ``item_id`` of ``variant`` in ``lang``
     (the id itself when the variant's table does not know it)."""
-    return names.item_name(variant, item_id, lang)
+    return find_variant(variant).item_name(item_id, lang)
 
 
 def item_value(variant: str, item_id: str, value: int, lang: str = "zh") -> str:
     """A scored item's value with its unit: Taixing counts fan, flowers and factors,
     the other games points (分)."""
-    if variant == "taixing":
-        row = names.item_table(variant).get(item_id)
-        kind = getattr(row, "kind", None)
-        if kind in ("fan", "multiplier", "liability"):
-            return text(f"unit.{kind}", lang, value=value)
-        if kind in ("flower", "floor"):
-            return text("unit.flower", lang, value=value)
-    return text("result.item_value", lang, value=value)
+    unit = find_variant(variant).item_unit(item_id)
+    if unit == "points":
+        return text("result.item_value", lang, value=value)
+    return text(f"unit.{unit}", lang, value=value)

@@ -18,12 +18,10 @@ from rich.text import Text
 from paiju.components.cards import Card
 from paiju.components.notation import parse_card, parse_cards, parse_tile, parse_tiles
 from paiju.components.tiles import Tile
+from paiju.variants import find_variant
 
 TileStyle = Literal["hanzi", "code", "glyph"]
 TILE_STYLES: tuple[str, ...] = ("hanzi", "code", "glyph")
-
-CARD_VARIANTS = frozenset({"qinger"})
-"""Variants played with cards rather than tiles."""
 
 FACE_BG = "#efe8d4"
 """Ivory, like the face of a bone tile."""
@@ -125,7 +123,7 @@ class PieceStyle:
     """How one game's pieces are drawn: tiles in ``tile_style``, or cards in ``lang``."""
 
     def __init__(self, variant: str, lang: str = "zh", tile_style: TileStyle = "hanzi") -> None:
-        self.cards = variant in CARD_VARIANTS
+        self.cards = find_variant(variant).pieces == "cards"
         self.lang = lang
         self.tile_style: TileStyle = tile_style
 

@@ -42,15 +42,14 @@ class PlaySession:
         record_path: str | None = None,
     ) -> None:
         from paiju.bots import make_bot
-        from paiju.variants.registry import flows
+        from paiju.variants import find_variant
 
-        known = flows()
-        flow = known.get(variant)
-        if flow is None:
-            raise ValueError(f"unknown variant {variant!r} (playable: {', '.join(sorted(known))})")
+        flow = find_variant(variant)
+        if options is None:
+            options = flow.default_options()
         self.variant = variant
         self.flow = flow
-        self.n_seats: int = flow.n_seats
+        self.n_seats: int = flow.seats(options)
         if not 0 <= human < self.n_seats:
             raise ValueError(f"the person's seat must be 0–{self.n_seats - 1}, not {human}")
         self.human = human
@@ -72,11 +71,9 @@ class PlaySession:
                 self.seat_names.append(name)
                 # per-seat bot seeds as ``paiju simulate`` derives them
                 self.players.append(make_bot(name, seed * self.n_seats + s, variant))
-        if options is None:
-            options = flow.options_type()
         self.options = options
         self.seed = seed
-        self.match = Match(flow, options, seed, n_seats=self.n_seats)
+        self.match = Match(flow, options, seed)
         self.record_path = record_path
         self.lines: list[dict[str, Any]] = [header(self.match, self.seat_names)]
         self._write = RecordWriter(self.lines.append)

@@ -1,7 +1,6 @@
-"""Types every variant shares: melds, win situations, scoring items, payments, options.
+"""What every variant shares above the engine: options parsed from JSON.
 
-Standard library only. The calculator (``paiju score``) and the engine build the same
-:class:`MahjongWin` and call the same variant function, so a hand is scored one way.
+Standard library only.
 """
 
 from __future__ import annotations
@@ -9,174 +8,27 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
-
-from paiju.components.tiles import Tile
-
-
-class MeldType(StrEnum):
-    PONG = "pong"
-    KONG = "kong"
-    """明杠: an exposed kong of a discard (直杠)."""
-    ADDED_KONG = "added_kong"
-    """补杠 / 续杠: a pong upgraded with the fourth tile; ``source`` fed the pong."""
-    CONCEALED_KONG = "concealed_kong"
-    CHI = "chi"
-    """吃: a run claimed from the seat before (only where a variant allows chow);
-    ``Meld.tile`` is its lowest tile."""
-
-    @property
-    def is_kong(self) -> bool:
-        return self in _KONGS
-
-    @property
-    def size(self) -> int:
-        return 4 if self in _KONGS else 3
-
-
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """A declared set. ``source`` is the seat that fed it (None for a concealed kong)."""
-
-    type: MeldType
-    tile: Tile
-    source: int | None = None
-
-    @property
-    def is_kong(self) -> bool:
-        return self.type in _KONGS
-
-    @property
-    def exposed(self) -> bool:
-        return self.type is not MeldType.CONCEALED_KONG
-
-    @property
-    def tiles(self) -> tuple[Tile, ...]:
-        """The physical tiles of the meld (a chow's run, or four/three alike)."""
-        if self.type is MeldType.CHI:
-            return (self.tile, Tile(self.tile + 1), Tile(self.tile + 2))
-        return (self.tile,) * self.type.size
-
-
-_KONGS = frozenset({MeldType.KONG, MeldType.ADDED_KONG, MeldType.CONCEALED_KONG})
-
-
-class WinType(StrEnum):
-    SELF_DRAW = "self_draw"
-    DISCARD = "discard"
-    ROBBED_KONG = "robbed_kong"
-
-
-MAHJONG_FLAGS = frozenset(
-    {
-        "kong_replacement",
-        "after_kong_discard",
-        "last_tile",
-        "heavenly",
-        "earthly",
-        "human",
-        "ready_at_deal",
-        "multiple_winners",
-    }
-)
-
-
-@dataclass(frozen=True, slots=True)
-class MahjongWin:
-    """Everything needed to score one winner of a Jiaxing or Taixing hand.
-
-    ``concealed`` is a 34-long count vector of the winner's concealed tiles, **including**
-    the winning tile. ``source`` is the discarder (discard) or the robbed seat.
-    """
-
-    dealer: int
-    winner: int
-    concealed: tuple[int, ...]
-    melds: tuple[Meld, ...]
-    win_tile: Tile
-    win_type: WinType
-    source: int | None = None
-    flags: frozenset[str] = frozenset()
-    flowers: tuple[Tile, ...] = ()
-    draw_streak: int = 0
-    leopard: bool = False
-    kong_chain: int = 1
-    """Kongs in an unbroken chain ending with the most recent one (连杠); 1 = no chain."""
-    n_seats: int = 4
-
-    @property
-    def self_drawn(self) -> bool:
-        return self.win_type is WinType.SELF_DRAW
-
-    @property
-    def payers(self) -> tuple[int, ...]:
-        return tuple(s for s in range(self.n_seats) if s != self.winner)
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreItem:
-    """One scoring item that applied: stable id, 简体 name, 繁體 name, English, value."""
-
-    id: str
-    zh: str
-    zh_hant: str
-    en: str
-    value: int
-
-    def to_json(self, lang: str = "zh") -> dict[str, Any]:
-        name = self.en if lang == "en" else self.zh
-        return {"id": self.id, "name": name, "value": self.value}
-
-
-@dataclass(frozen=True, slots=True)
-class Payment:
-    """A ledger entry: ``payer`` gives ``payee`` ``amount`` for ``reason`` (an item id)."""
-
-    payer: int
-    payee: int
-    amount: int
-    reason: str
-
-
-def net(payments: typing.Iterable[Payment], n_seats: int) -> list[int]:
-    """Net change per seat; always sums to zero."""
-    out = [0] * n_seats
-    for p in payments:
-        out[p.payer] -= p.amount
-        out[p.payee] += p.amount
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class WinResult:
-    """The scoring of one win. ``valid`` False carries a reason (简体 / English)."""
-
-    valid: bool
-    items: tuple[ScoreItem, ...] = ()
-    payments: tuple[Payment, ...] = ()
-    kong_payments: tuple[Payment, ...] = ()
-    reason_zh: str = ""
-    reason_en: str = ""
-    per_payer: int = 0
-    """The winner's hand value per payer before liability shifts (used by 钓鱼)."""
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def invalid(cls, zh: str, en: str) -> WinResult:
-        return cls(False, reason_zh=zh, reason_en=en)
 
 
 class OptionError(ValueError):
     """An unknown option name or a value of the wrong type or range."""
 
 
-def options_from_mapping(cls: type[Any], values: typing.Mapping[str, Any]) -> Any:
+def options_from_mapping(
+    cls: type[Any],
+    values: typing.Mapping[str, Any],
+    specs: typing.Mapping[str, OptionSpec] | None = None,
+) -> Any:
     """Build a frozen options dataclass from JSON-like values, checking names and types.
 
     Enum-typed fields accept their value strings; ``Literal`` fields their listed values.
+    With ``specs``, integers are also held to each option's bounds.
     """
+    if not isinstance(values, typing.Mapping):
+        raise OptionError("options must be an object")
     fields = {f.name: f for f in dataclasses.fields(cls)}
     hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
@@ -184,7 +36,16 @@ def options_from_mapping(cls: type[Any], values: typing.Mapping[str, Any]) -> An
         if name not in fields:
             raise OptionError(f"unknown option {name!r}")
         kwargs[name] = _coerce(name, hints[name], value)
-    return cls(**kwargs)
+        spec = specs.get(name) if specs is not None else None
+        if spec is not None and isinstance(kwargs[name], int) and not isinstance(value, bool):
+            if spec.minimum is not None and kwargs[name] < spec.minimum:
+                raise OptionError(f"option {name!r} must be at least {spec.minimum}")
+            if spec.maximum is not None and kwargs[name] > spec.maximum:
+                raise OptionError(f"option {name!r} must be at most {spec.maximum}")
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise OptionError(f"bad options: {exc}") from None
 
 
 def _coerce(name: str, hint: Any, value: Any) -> Any:
@@ -229,4 +90,77 @@ def options_to_mapping(options: Any) -> dict[str, Any]:
     for f in dataclasses.fields(options):
         value = getattr(options, f.name)
         out[f.name] = value.value if isinstance(value, StrEnum) else value
+    return out
+
+
+# -- option metadata ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """What a front end shows for one option: labels, the rule-book item, bounds.
+
+    Bounds are checked by :func:`options_from_mapping`, so a lobby form, the CLI and a
+    record header are held to the same range.
+    """
+
+    zh: str
+    en: str
+    rule: str
+    """The seed item or ambiguity id in the variant's rule book (J18, TA5, QA1 …)."""
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OptionField:
+    """One option as ``/api/variants`` and ``paiju variants`` publish it."""
+
+    name: str
+    type: str
+    """``bool``, ``int`` or ``choice``."""
+    default: Any
+    nullable: bool
+    spec: OptionSpec
+    choices: tuple[Any, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "nullable": self.nullable,
+            "choices": list(self.choices),
+            "minimum": self.spec.minimum,
+            "maximum": self.spec.maximum,
+            "label": {"zh": self.spec.zh, "en": self.spec.en},
+            "rule": self.spec.rule,
+        }
+
+
+def option_fields(cls: type[Any], specs: typing.Mapping[str, OptionSpec]) -> list[OptionField]:
+    """Every field of an options dataclass with its type, default and spec, in order."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        nullable = False
+        origin = typing.get_origin(hint)
+        if origin in (typing.Union, types.UnionType):
+            arms = [a for a in typing.get_args(hint) if a is not type(None)]
+            nullable = len(arms) < len(typing.get_args(hint))
+            hint = arms[0]
+        choices: tuple[Any, ...] = ()
+        if typing.get_origin(hint) is typing.Literal:
+            kind, choices = "choice", typing.get_args(hint)
+        elif isinstance(hint, type) and issubclass(hint, StrEnum):
+            kind, choices = "choice", tuple(m.value for m in hint)
+        elif hint is bool:
+            kind = "bool"
+        else:
+            kind = "int"
+        default = f.default
+        if isinstance(default, StrEnum):
+            default = default.value
+        out.append(OptionField(f.name, kind, default, nullable, specs[f.name], choices))
     return out

@@ -11,9 +11,10 @@ from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.mahjong import CLAIM, END, ROB, MahjongHand, arrange_wall
 from paiju.engine.match import Match, play_match
-from paiju.variants.base import Meld, MeldType, WinType
-from paiju.variants.jiaxing.flow import JiaxingFlow, JiaxingRules
+from paiju.engine.types import Meld, MeldType, WinType
 from paiju.variants.jiaxing.options import JiaxingOptions
+from paiju.variants.jiaxing.rules import JiaxingRules
+from paiju.variants.jiaxing.variant import JIAXING
 
 
 def tiles(text: str) -> list[int]:
@@ -333,7 +334,7 @@ def test_quan_qiu_ren_fan_chong_charges_the_one_tile_discarder() -> None:
 
 
 def test_match_dealer_rotation_and_fisher_carry() -> None:
-    flow = JiaxingFlow()
+    flow = JIAXING
     options = JiaxingOptions(hands=6)
     from paiju.bots import GreedyBot
 

@@ -7,10 +7,10 @@ import dataclasses
 
 import pytest
 
-from paiju.calculator import InputError, options_field
 from paiju.components.notation import parse_tile, parse_tiles, tile_counts
 from paiju.components.tiles import N_PLAYING_KINDS, Tile
-from paiju.variants.base import MahjongWin, Meld, MeldType, OptionError, Payment, WinType, net
+from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, WinType, net
+from paiju.variants.base import OptionError
 from paiju.variants.jiaxing import (
     JiaxingOptions,
     fan_chong,
@@ -24,6 +24,7 @@ from paiju.variants.jiaxing import (
     sealed_seats,
 )
 from paiju.variants.jiaxing.items import ITEMS
+from paiju.variants.situation import InputError, options_field
 
 OPTS = JiaxingOptions()
 

@@ -15,13 +15,14 @@ from paiju.bots.qinger import QingerGreedyBot
 from paiju.cli import main
 from paiju.components.cards import Card
 from paiju.components.notation import parse_cards
-from paiju.engine import qinger as Q
 from paiju.engine.match import Match, play_match
-from paiju.engine.qinger import QingerHand, arrange_deck
 from paiju.engine.record import parse_lines, record_match, replay
+from paiju.variants import VARIANTS, find_variant
 from paiju.variants.base import OptionError, options_from_mapping
-from paiju.variants.qinger.flow import QingerFlow, QingerMatchOptions
-from paiju.variants.registry import flows
+from paiju.variants.qinger import hand as Q
+from paiju.variants.qinger.hand import QingerHand, arrange_deck
+from paiju.variants.qinger.options import QingerOptions
+from paiju.variants.qinger.variant import QINGER, QingerVariant
 
 DATA = Path(__file__).parents[2] / "data" / "qinger"
 
@@ -31,22 +32,22 @@ def C(text: str) -> list[int]:
 
 
 def test_registered_for_simulate_and_replay() -> None:
-    flow = flows()["qinger"]
-    assert isinstance(flow, QingerFlow) and flow.options_type is QingerMatchOptions
-    assert flow.seats(QingerMatchOptions()) == 3
-    assert flow.seats(QingerMatchOptions(participants=4)) == 4
+    flow = VARIANTS["qinger"]
+    assert isinstance(flow, QingerVariant) and flow.options_type is QingerOptions
+    assert flow.seats(QingerOptions()) == 3
+    assert flow.seats(QingerOptions(participants=4)) == 4
     assert isinstance(make_bot("greedy", 1, "qinger"), QingerGreedyBot)
     assert isinstance(make_bot("random", 1, "qinger"), RandomBot)
 
 
 def test_match_options_are_checked() -> None:
     with pytest.raises(OptionError):
-        QingerMatchOptions(hands=0)
+        QingerOptions(hands=0)
     with pytest.raises(OptionError):
-        QingerMatchOptions(hands=None, rounds=0)
+        QingerOptions(hands=None, rounds=0)
     with pytest.raises(OptionError):
-        options_from_mapping(QingerMatchOptions, {"participants": 5})
-    opts = options_from_mapping(QingerMatchOptions, {"hands": None, "stake_form": "2-3-4"})
+        options_from_mapping(QingerOptions, {"participants": 5})
+    opts = options_from_mapping(QingerOptions, {"hands": None, "stake_form": "2-3-4"})
     assert opts.hands is None and opts.stakes == (2, 3, 4)
 
 
@@ -56,14 +57,14 @@ def test_match_options_are_checked() -> None:
     ids=lambda c: c["name"],
 )
 def test_dealer_rotation(case: dict[str, Any]) -> None:
-    options = options_from_mapping(QingerMatchOptions, case["options"])
+    options = options_from_mapping(QingerOptions, case["options"])
     hand = SimpleNamespace(
         dealer=case["dealer"],
         winners=case["winners"],
         exhausted=case["exhausted"],
         n_seats=case["participants"],
     )
-    keeps, carry = QingerFlow().after_hand(options, hand, {})  # type: ignore[arg-type]
+    keeps, carry = QINGER.after_hand(options, hand, {})  # type: ignore[arg-type]
     assert keeps is case["keeps"] and carry == {"dealer": case["next"]}
 
 
@@ -71,20 +72,20 @@ def test_a_real_win_by_the_next_player_passes_the_deal() -> None:
     dealer = "1122336s 112233h 112233c JJQQh"
     waits = "4599s 123456789h 123456789c"
     deck = arrange_deck([C(dealer), C(waits), C(waits)], int(Card.H5))
-    hand = QingerHand(QingerMatchOptions(), seed=0, dealer=0, decks=[deck])
+    hand = QingerHand(QingerOptions(), seed=0, dealer=0, decks=[deck])
     for action in (Q.KNOCK, Q.PASS, Q.PASS, Q.DISCARD + Card.S6):
         hand.apply(action)
     hand.apply(Q.HU, 1)
     hand.apply(Q.PASS, 2)
     assert hand.winners == [1]
-    keeps, carry = QingerFlow().after_hand(QingerMatchOptions(), hand, {})
+    keeps, carry = QINGER.after_hand(QingerOptions(), hand, {})
     assert not keeps and carry == {"dealer": 1}
 
 
-def _play(options: QingerMatchOptions, seed: int, greedy: bool = False) -> Match:
-    flow = QingerFlow()
+def _play(options: QingerOptions, seed: int, greedy: bool = False) -> Match:
+    flow = QINGER
     n = flow.seats(options)
-    match = Match(flow, options, seed, n_seats=n)
+    match = Match(flow, options, seed)
     bot = QingerGreedyBot if greedy else RandomBot
     for _ in play_match(match, [bot(seed * 4 + i) for i in range(n)]):
         pass
@@ -93,8 +94,8 @@ def _play(options: QingerMatchOptions, seed: int, greedy: bool = False) -> Match
 
 def test_first_dealer_is_drawn_for_and_then_rotates() -> None:
     for seed in range(6):
-        flow = QingerFlow()
-        match = Match(flow, QingerMatchOptions(), seed, n_seats=3)
+        flow = QINGER
+        match = Match(flow, QingerOptions(), seed)
         bots = [RandomBot(i) for i in range(3)]
         first = match.new_hand()
         assert first.log[0].type == "draw_for_dealer" and first.log[0].seat == first.dealer
@@ -109,7 +110,7 @@ def test_first_dealer_is_drawn_for_and_then_rotates() -> None:
 
 
 def test_match_summaries_follow_the_rotation() -> None:
-    match = _play(QingerMatchOptions(hands=8), seed=3, greedy=True)
+    match = _play(QingerOptions(hands=8), seed=3, greedy=True)
     assert len(match.hands) == 8 and sum(match.totals()) == 0
     for before, after in zip(match.hands, match.hands[1:], strict=False):
         keeps = before.exhausted or before.dealer in before.winners
@@ -118,7 +119,7 @@ def test_match_summaries_follow_the_rotation() -> None:
 
 
 def test_match_in_dealer_rounds_ends_when_every_seat_has_dealt() -> None:
-    options = QingerMatchOptions(
+    options = QingerOptions(
         hands=None, rounds=1, dealer_stays_on_win=False, dealer_stays_on_exhausted_stock=False
     )
     match = _play(options, seed=9)
@@ -127,7 +128,7 @@ def test_match_in_dealer_rounds_ends_when_every_seat_has_dealt() -> None:
 
 
 def test_four_participants_the_seat_before_the_dealer_sits_out() -> None:
-    options = QingerMatchOptions(
+    options = QingerOptions(
         participants=4, hands=8, dealer_stays_on_exhausted_stock=False, dealer_stays_on_win=False
     )
     match = _play(options, seed=5)
@@ -141,10 +142,10 @@ def test_four_participants_the_seat_before_the_dealer_sits_out() -> None:
     assert [h.dealer for h in match.hands] == [(match.hands[0].dealer + i) % 4 for i in range(8)]
 
 
-def _record(options: QingerMatchOptions, seed: int) -> list[dict[str, Any]]:
-    flow = QingerFlow()
+def _record(options: QingerOptions, seed: int) -> list[dict[str, Any]]:
+    flow = QINGER
     n = flow.seats(options)
-    match = Match(flow, options, seed, n_seats=n)
+    match = Match(flow, options, seed)
     bots = [QingerGreedyBot(i) for i in range(n)]
     lines = record_match(match, list(bots), ["greedy"] * n)
     return json.loads(json.dumps(lines))  # as read back from a file
@@ -152,36 +153,36 @@ def _record(options: QingerMatchOptions, seed: int) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("participants", [3, 4])
 def test_record_replays_identically(participants: int) -> None:
-    lines = _record(QingerMatchOptions(participants=participants, hands=3), seed=21)
+    lines = _record(QingerOptions(participants=participants, hands=3), seed=21)
     kinds = {line.get("type") for line in lines}
     assert {"draw_for_dealer", "deal", "knock", "indicator", "score", "hand_end"} <= kinds
-    result = replay(lines)
+    result = replay(lines, find_variant)
     assert result.ok, result.message
     assert result.hands == 3
 
 
 def test_tampered_record_names_the_first_differing_line() -> None:
-    lines = _record(QingerMatchOptions(hands=2), seed=4)
+    lines = _record(QingerOptions(hands=2), seed=4)
     i = next(i for i, line in enumerate(lines) if line.get("type") == "indicator")
     lines[i] = dict(lines[i], card="BJ")
-    result = replay(lines)
+    result = replay(lines, find_variant)
     assert not result.ok and result.line == i + 1
-    lines = _record(QingerMatchOptions(hands=2), seed=4)
+    lines = _record(QingerOptions(hands=2), seed=4)
     j = next(i for i, line in enumerate(lines) if line.get("type") == "payment")
     lines[j] = dict(lines[j], amount=lines[j]["amount"] + 1)
-    result = replay(lines)
+    result = replay(lines, find_variant)
     assert not result.ok and result.line == j + 1
 
 
 def test_record_with_a_changed_decision_is_rejected() -> None:
-    lines = _record(QingerMatchOptions(hands=1), seed=6)
+    lines = _record(QingerOptions(hands=1), seed=6)
     i = next(
         i
         for i, line in enumerate(lines)
         if line.get("type") == "action" and line["action"].startswith("d")
     )
     lines[i] = dict(lines[i], action="knock")
-    assert not replay(lines).ok
+    assert not replay(lines, find_variant).ok
 
 
 def test_cli_simulate_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

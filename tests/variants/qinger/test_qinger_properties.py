@@ -6,7 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from paiju.components.cards import Card, full_deck
-from paiju.variants.base import MeldType, WinType
+from paiju.engine.types import MeldType, WinType
 from paiju.variants.qinger.options import STAKE_FORMS
 from paiju.variants.qinger.scoring import (
     QingerHand,

@@ -9,7 +9,8 @@ import pytest
 
 from paiju.components.cards import Card
 from paiju.components.notation import parse_card, parse_cards
-from paiju.variants.base import MeldType, OptionError, WinType, options_from_mapping
+from paiju.engine.types import MeldType, WinType
+from paiju.variants.base import OptionError, options_from_mapping
 from paiju.variants.qinger.items import ITEMS
 from paiju.variants.qinger.options import DEFAULT_OPTIONS, QingerOptions
 from paiju.variants.qinger.scoring import (

@@ -21,9 +21,11 @@ from paiju.engine.events import for_seat
 from paiju.engine.mahjong import ACT, CLAIM, DECLARE, END, MahjongHand, arrange_wall
 from paiju.engine.match import Match, play_hand, play_match
 from paiju.engine.record import record_match, replay
-from paiju.variants.base import Meld, MeldType, WinType
-from paiju.variants.taixing.flow import TaixingFlow, TaixingRules, wall_break
+from paiju.engine.types import Meld, MeldType, WinType
+from paiju.variants import find_variant
 from paiju.variants.taixing.options import TaixingOptions
+from paiju.variants.taixing.rules import TaixingRules, wall_break
+from paiju.variants.taixing.variant import TAIXING
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "taixing"
 ALL_TILES = TaixingRules().tiles()
@@ -514,7 +516,7 @@ def won_hand(dealer_wins: bool, streak: int = 0, options: TaixingOptions | None 
 
 def test_draw_streak_doubles_and_compounds_then_resets() -> None:
     """T9 / TA7: each 荒庄 doubles the next hand, consecutive ones compound, a win resets."""
-    flow, options = TaixingFlow(), TaixingOptions()
+    flow, options = TAIXING, TaixingOptions()
     carry: dict[str, Any] = {}
     for expected in (1, 2, 3):
         keeps, carry = flow.after_hand(options, exhausted_hand(carry.get("draw_streak", 0)), carry)
@@ -534,7 +536,7 @@ def test_draw_streak_doubles_and_compounds_then_resets() -> None:
 
 def test_dealer_keeps_the_deal_only_on_his_own_win() -> None:
     """T7 / TA9."""
-    flow, options = TaixingFlow(), TaixingOptions()
+    flow, options = TAIXING, TaixingOptions()
     assert flow.after_hand(options, won_hand(True), {})[0] is True
     assert flow.after_hand(options, won_hand(False), {})[0] is False
     assert flow.after_hand(options, exhausted_hand(), {})[0] is False
@@ -545,7 +547,7 @@ def test_dealer_keeps_the_deal_only_on_his_own_win() -> None:
 @pytest.mark.parametrize("rounds", [1, 4])
 def test_a_match_is_wind_rounds_ending_after_north(rounds: int) -> None:
     """T3: every seat deals in each wind round; the match ends once the last round does."""
-    match = Match(TaixingFlow(), TaixingOptions(rounds=rounds), seed=rounds)
+    match = Match(TAIXING, TaixingOptions(rounds=rounds), seed=rounds)
     summaries = list(play_match(match, [GreedyBot(i) for i in range(4)]))
     assert match.passes == 4 * rounds
     assert summaries[-1].round_wind == rounds - 1
@@ -650,7 +652,7 @@ def test_a_declared_hand_stays_locked_through_a_random_game() -> None:
 
 
 def _recorded(seed: int = 7, rounds: int = 1) -> list[dict[str, Any]]:
-    match = Match(TaixingFlow(), TaixingOptions(rounds=rounds), seed)
+    match = Match(TAIXING, TaixingOptions(rounds=rounds), seed)
     return record_match(match, [GreedyBot(i) for i in range(4)], ["greedy"] * 4)
 
 
@@ -659,7 +661,7 @@ def test_record_replays_identically() -> None:
     assert lines[0]["variant"] == "taixing"
     types = {r.get("type") for r in lines}
     assert {"dice", "flower", "replacement_draw", "hand_end", "match_end"} <= types
-    result = replay(lines)
+    result = replay(lines, find_variant)
     assert result.ok, result.message
 
 
@@ -683,7 +685,7 @@ def test_tampered_record_names_the_first_differing_line() -> None:
     index = next(i for i, r in enumerate(lines) if r.get("type") == "flower")
     tampered = [dict(r) for r in lines]
     tampered[index]["tile"] = "8f" if tampered[index]["tile"] != "8f" else "7f"
-    result = replay(tampered)
+    result = replay(tampered, find_variant)
     assert not result.ok and result.line == index + 1
 
 

@@ -12,15 +12,8 @@ from hypothesis import strategies as st
 
 from paiju.components.notation import parse_tile, parse_tiles
 from paiju.components.tiles import FLOWER_TILES, N_PLAYING_KINDS, Tile
-from paiju.variants.base import (
-    MahjongWin,
-    Meld,
-    MeldType,
-    OptionError,
-    WinType,
-    net,
-    options_from_mapping,
-)
+from paiju.engine.types import MahjongWin, Meld, MeldType, WinType, net
+from paiju.variants.base import OptionError, options_from_mapping
 from paiju.variants.taixing import (
     TaixingOptions,
     flower_count,

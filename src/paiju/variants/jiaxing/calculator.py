@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from paiju.calculator import InputError, options_field, parse_mahjong_win
-from paiju.variants.base import MahjongWin, MeldType, WinType, net
-from paiju.variants.jiaxing.options import JiaxingOptions
+from paiju.engine.types import MahjongWin, MeldType, WinType, net
+from paiju.variants.jiaxing.options import OPTION_SPECS, JiaxingOptions
 from paiju.variants.jiaxing.scoring import DECLARED_READY, score_win
+from paiju.variants.situation import InputError, options_field, parse_mahjong_win
 
 VARIANT = "jiaxing"
 
@@ -71,7 +71,7 @@ def _check_tiles(win: MahjongWin) -> None:
 
 def parse(obj: Mapping[str, Any]) -> tuple[MahjongWin, JiaxingOptions]:
     """The typed situation and options; raises InputError naming the bad field."""
-    options: JiaxingOptions = options_field(obj, JiaxingOptions)
+    options: JiaxingOptions = options_field(obj, JiaxingOptions, OPTION_SPECS)
     if obj.get("draw_streak", 0) not in (0, None):
         raise InputError("draw_streak", "Jiaxing has no 荒庄 doubling (a Taixing field)")
     if obj.get("leopard", False) not in (False, None):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from paiju.variants.base import ScoreItem
+from paiju.engine.types import ScoreItem
 
 
 @dataclass(frozen=True, slots=True)

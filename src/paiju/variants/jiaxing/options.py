@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from paiju.variants.base import OptionError
+from paiju.variants.base import OptionError, OptionSpec
 
 
 @dataclass(frozen=True)
@@ -141,3 +141,38 @@ class JiaxingOptions:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(JiaxingOptions))
+
+
+OPTION_SPECS: dict[str, OptionSpec] = {
+    "chi": OptionSpec("允许吃", "allow chow", "JA3"),
+    "max_winners_per_discard": OptionSpec(
+        "一炮最多几家胡", "most winners on one discard", "JA19", 1, 3
+    ),
+    "hai_di": OptionSpec("海底的范围", "what counts as 海底", "JA12"),
+    "fishing": OptionSpec("钓鱼", "fishing after a self-drawn win", "J32"),
+    "fishing_tiles": OptionSpec("钓鱼张数", "tiles counted when fishing", "JA21", 0, 8),
+    "hands": OptionSpec("局数（不按圈）", "hands in a match (instead of rounds)", "JA22", 1, 64),
+    "rounds": OptionSpec("圈数", "wind rounds in a match", "JA22", 1, 16),
+    "dealer_stays_on_draw": OptionSpec("荒庄连庄", "dealer keeps the deal on a drawn hand", "JA22"),
+    "base": OptionSpec("底分的计法", "when the plain base counts", "JA4"),
+    "men_qing": OptionSpec("门清的计法", "how 门清 counts", "JA5"),
+    "quan_qiu_ren": OptionSpec("全求人与碰碰胡", "全求人 and 碰碰胡", "JA6"),
+    "quad_in_seven_pairs": OptionSpec("七对中的四张", "four alike in seven pairs", "JA7"),
+    "gang_shang_pao": OptionSpec("杠上炮的计法", "how 杠上炮 counts", "JA8"),
+    "qiang_gang": OptionSpec("抢杠的计法", "how robbing a kong counts", "JA9"),
+    "tian_hu_value": OptionSpec("天胡每家", "天胡 per payer", "JA10", 0, 1000),
+    "di_hu_value": OptionSpec("地胡每家", "地胡 per payer", "JA10", 0, 1000),
+    "ren_hu_value": OptionSpec("人胡", "人胡", "JA10", 0, 1000),
+    "hai_di_lao_yue_value": OptionSpec("海底捞月每家", "海底捞月 per payer", "JA13", 0, 1000),
+    "floor": OptionSpec("不满5番按5番", "per-payer floor", "JA11", 0, 1000),
+    "ting_declaration": OptionSpec("报听", "declaring ready", "JA20"),
+    "feng_hu": OptionSpec("封胡", "sealed by feeding (封胡)", "J17"),
+    "feng_hu_threshold": OptionSpec("封胡的副数", "sets fed that seal the feeder", "JA14", 1, 4),
+    "feng_hu_other_discard": OptionSpec("封胡时别家放炮", "封胡: a third seat discards", "JA15"),
+    "feng_hu_self_draw": OptionSpec("封胡时自摸", "封胡: the winner self-draws", "JA16"),
+    "lian_gang": OptionSpec("连杠包牌", "kong-chain liability (连杠)", "J29"),
+    "lian_gang_doubling": OptionSpec("连杠翻倍", "kong-chain doubling", "JA17"),
+    "quan_qiu_ren_fan_chong": OptionSpec(
+        "全求人反冲", "全求人 discarder's extra payment", "J30", 0, 1000
+    ),
+}

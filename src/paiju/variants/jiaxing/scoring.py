@@ -22,15 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import Tile
-from paiju.variants.base import (
-    MahjongWin,
-    Meld,
-    MeldType,
-    Payment,
-    ScoreItem,
-    WinResult,
-    WinType,
-)
+from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, ScoreItem, WinResult, WinType
 from paiju.variants.jiaxing.items import ITEMS, PATTERN_IDS, item
 from paiju.variants.jiaxing.options import JiaxingOptions
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paiju.calculator import InputError, options_field, seat
 from paiju.components.cards import N_CARD_KINDS, Card
 from paiju.components.notation import NotationError, parse_cards
-from paiju.variants.base import MeldType, WinType
-from paiju.variants.qinger.options import STAKE_FORMS, QingerOptions
+from paiju.engine.types import MeldType, WinType
+from paiju.variants.qinger.options import OPTION_SPECS, STAKE_FORMS, QingerOptions
 from paiju.variants.qinger.scoring import (
     N_PLAYERS,
     QingerHand,
@@ -23,6 +22,7 @@ from paiju.variants.qinger.scoring import (
     is_quad_takeoff,
     score_hand,
 )
+from paiju.variants.situation import InputError, options_field, seat
 
 _TOP_KEYS = frozenset(
     {
@@ -173,7 +173,7 @@ def _player(raw: Any, index: int, options: QingerOptions, counter: _Counter) -> 
 def parse_hand(obj: Mapping[str, Any]) -> tuple[QingerHand, QingerOptions]:
     """The typed situation and options; raises :class:`InputError` naming the field."""
     _check_keys(obj, _TOP_KEYS, "")
-    options: QingerOptions = options_field(obj, QingerOptions)
+    options: QingerOptions = options_field(obj, QingerOptions, OPTION_SPECS)
     stakes = _stakes(obj, options)
     dealer = seat(obj, "dealer", N_PLAYERS)
     assert dealer is not None

@@ -2,7 +2,7 @@
 
 Ids are snake_case pinyin and never change; the values are the seed's (Q10–Q30) or the
 inferred cells of QA9, which options may override. Multipliers carry their factor in
-``value``; in a result their :class:`~paiju.variants.base.ScoreItem` carries the points the
+``value``; in a result their :class:`~paiju.engine.types.ScoreItem` carries the points the
 doubling added, so a player's items always sum to their score.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from paiju.variants.base import ScoreItem
+from paiju.engine.types import ScoreItem
 
 ItemKind = Literal["set", "rounding", "bonus", "win", "multiplier"]
 

@@ -1,7 +1,8 @@
 """Qing'er (青儿) rule options: one field per cheap alternative reading (QA1–QA20).
 
-Defaults follow ``shared/rules/decisions.md``; the rule book ``docs/rules/qinger.md`` maps
-every field to its seed item. Fields are literal strings, booleans or integers so that
+Defaults follow the project's decisions (``docs/rules/decisions.md``); the rule book
+``docs/rules/qinger.md`` maps every field to its seed item.
+Fields are literal strings, booleans or integers so that
 :func:`paiju.variants.base.options_from_mapping` can read them from JSON.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from paiju.variants.base import OptionError
+from paiju.variants.base import OptionError, OptionSpec
 
 StakeForm = Literal["1-2-3", "2-3-4", "3-4-5"]
 
@@ -80,6 +81,15 @@ class QingerOptions:
     quad_takeoff_breaks_qing_er: bool = True
     """QA18: a takeoff of four alike is a set of four, so the hand is not 青儿."""
 
+    # -- match length (the seed does not say how long a match is) ---------------------------
+    hands: int | None = 6
+    """Hands in a match; None: play ``rounds`` dealer rounds instead. With the default of
+    an exhausted stock keeping the deal, a match counted in rounds can last as long as
+    nobody wins, so a match is a number of hands by default."""
+    rounds: int = 1
+    """Dealer rounds (every seat at the table has dealt, repeats included) when ``hands``
+    is None."""
+
     def __post_init__(self) -> None:
         for name in (
             "win_threshold",
@@ -89,6 +99,10 @@ class QingerOptions:
         ):
             if getattr(self, name) < 0:
                 raise OptionError(f"option {name!r} must not be negative")
+        if self.hands is not None and self.hands < 1:
+            raise OptionError("option 'hands' must be at least 1")
+        if self.rounds < 1:
+            raise OptionError("option 'rounds' must be at least 1")
         if self.stake_form not in STAKE_FORMS:
             raise OptionError(f"option 'stake_form' must be one of {', '.join(STAKE_FORMS)}")
 
@@ -98,3 +112,49 @@ class QingerOptions:
 
 
 DEFAULT_OPTIONS = QingerOptions()
+
+
+OPTION_SPECS: dict[str, OptionSpec] = {
+    "stake_form": OptionSpec("注码", "stake form", "Q1"),
+    "participants": OptionSpec(
+        "人数（4人时轮空一家）", "people at the table (4: one sits out)", "QA1"
+    ),
+    "deal_order": OptionSpec("发牌方向", "deal direction", "QA2"),
+    "redeal_if_nobody_knocks": OptionSpec("无人敲则重发", "redeal when nobody knocks", "QA4"),
+    "advert_is_flower": OptionSpec(
+        "广告当花补", "the advert card is replaced like a joker", "QA11"
+    ),
+    "takeoff_at_deal": OptionSpec("起飞", "takeoff at the deal", "Q6"),
+    "one_winner_per_discard": OptionSpec("一炮只一家胡", "one winner per discard", "QA20"),
+    "exhausted_stock_settles": OptionSpec("流局也结算", "an exhausted stock still settles", "QA19"),
+    "dealer_stays_on_win": OptionSpec("庄家胡牌连庄", "dealer keeps the deal on a win", "Q2"),
+    "dealer_stays_on_exhausted_stock": OptionSpec(
+        "流局连庄", "dealer keeps the deal when the stock runs out", "Q2"
+    ),
+    "win_threshold": OptionSpec("起胡分", "win threshold", "QA7", 0, 1000),
+    "win_threshold_strict": OptionSpec("须大于起胡分", "must exceed the threshold", "QA7"),
+    "win_threshold_basis": OptionSpec("起胡分比什么", "what the threshold compares", "QA7"),
+    "concealed_triplet_seen_points": OptionSpec(
+        "见牌手里3张的分", "points of a concealed triplet of the 见牌", "QA9", 0, 1000
+    ),
+    "concealed_kong_unseen_points": OptionSpec(
+        "非见牌暗笃的分", "points of a concealed kong not of the 见牌", "QA9", 0, 1000
+    ),
+    "rounding_scope": OptionSpec("越10加10的范围", "what rounds up to tens", "QA10"),
+    "advert_indicator_as_joker": OptionSpec(
+        "广告见张当鬼", "an advert 见张 counts as a joker", "QA8"
+    ),
+    "club_face_bonus": OptionSpec("梅花花牌加分", "which club face is worth 20", "QA12"),
+    "qing_er_base": OptionSpec("青儿底分", "how 青儿 100 combines with the base", "QA13"),
+    "wen_qian_four_points": OptionSpec(
+        "四个文钱的分", "points of four ♠1-2-3 runs", "QA14", 0, 1000
+    ),
+    "qiong_qiong_hen_needs_no_club_faces": OptionSpec(
+        "穷穷狠不能有梅花花牌", "穷穷狠 needs no club faces", "QA16"
+    ),
+    "quad_takeoff_breaks_qing_er": OptionSpec(
+        "四张起飞破青儿", "a quad takeoff breaks 青儿", "QA18"
+    ),
+    "hands": OptionSpec("局数", "hands in a match", "Q2", 1, 64),
+    "rounds": OptionSpec("轮数（不按局）", "dealer rounds (when hands is null)", "Q2", 1, 16),
+}

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from paiju.components.analysis import QINGER, Reading, Wait
 from paiju.components.cards import N_CARD_KINDS, N_MELD_KINDS, Card
-from paiju.variants.base import MeldType, Payment, ScoreItem, WinType
+from paiju.engine.types import MeldType, Payment, ScoreItem, WinType
 from paiju.variants.qinger.items import ITEM_ORDER, ITEMS, PAYMENT_REASON
 from paiju.variants.qinger.options import DEFAULT_OPTIONS, QingerOptions
 

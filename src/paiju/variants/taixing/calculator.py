@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paiju.calculator import InputError, options_field, parse_mahjong_win
 from paiju.components.tiles import N_PLAYING_KINDS
-from paiju.variants.base import MahjongWin, MeldType, WinType, net
-from paiju.variants.taixing.options import TaixingOptions
+from paiju.engine.types import MahjongWin, MeldType, WinType, net
+from paiju.variants.situation import InputError, options_field, parse_mahjong_win
+from paiju.variants.taixing.options import OPTION_SPECS, TaixingOptions
 from paiju.variants.taixing.scoring import score_win
 
 VARIANT = "taixing"
@@ -38,7 +38,7 @@ def _check(win: MahjongWin) -> None:
 
 def score_json(obj: Mapping[str, Any]) -> dict[str, Any]:
     """The output object for one decoded situation; raises InputError on bad input."""
-    options = options_field(obj, TaixingOptions)
+    options = options_field(obj, TaixingOptions, OPTION_SPECS)
     win = parse_mahjong_win(obj, flowers_allowed=True)
     for i, meld in enumerate(win.melds):
         if meld.type is MeldType.CHI:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from paiju.variants.base import ScoreItem
+from paiju.engine.types import ScoreItem
 
 ItemKind = Literal["fan", "flower", "floor", "multiplier", "liability"]
 

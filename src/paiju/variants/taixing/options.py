@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from paiju.variants.base import OptionError
+from paiju.variants.base import OptionError, OptionSpec
 
 
 @dataclass(frozen=True)
@@ -131,3 +131,36 @@ class TaixingOptions:
             raise OptionError("option 'max_winners_per_discard' must be 1…3 or null")
         if not 1 <= self.rounds <= 4:
             raise OptionError("option 'rounds' must be 1…4")
+
+
+OPTION_SPECS: dict[str, OptionSpec] = {
+    "flower_base": OptionSpec("花数底的计法", "how the flower floor applies", "TA1"),
+    "floor_self_draw": OptionSpec("自摸底花（每家）", "self-draw floor per payer", "T25", 0, 100),
+    "floor_discard": OptionSpec("放炮底花", "discard floor", "T25", 0, 100),
+    "floor_kong_replacement": OptionSpec("杠开底花（每家）", "杠开 floor per payer", "T25", 0, 100),
+    "threshold_flowers": OptionSpec("起胡花数算哪些花", "flowers counted for the minimum", "TA2"),
+    "min_flowers_self_draw": OptionSpec("自摸起胡花数", "self-draw flower minimum", "T11", 0, 20),
+    "min_flowers_discard": OptionSpec("放炮起胡花数", "discard flower minimum", "T11", 0, 20),
+    "feng_an_ke_flowers": OptionSpec(
+        "风暗刻花数", "flowers of a concealed wind triplet", "TA3", 0, 8
+    ),
+    "feng_bu_gang_flowers": OptionSpec("风补杠花数", "flowers of an added wind kong", "TA3", 0, 8),
+    "dragons_are_feng": OptionSpec("中发白算风", "dragons count as winds", "TA4"),
+    "tian_ting": OptionSpec("天听的含义", "what 天听 means", "TA5"),
+    "gang_kai": OptionSpec("杠开的计法", "how 杠开 counts", "TA6"),
+    "feng_yi_se_needs_shape": OptionSpec("风一色要成牌型", "风一色 needs a shape", "TA12"),
+    "shapes": OptionSpec("胡牌牌型", "winning shapes", "TA13"),
+    "qi_dui_quad": OptionSpec("七对可含四张", "four alike in seven pairs", "TA14"),
+    "da_diao_che_self_draw": OptionSpec("大吊车可自摸", "大吊车 on a self-draw", "TA14"),
+    "draw_streak_growth": OptionSpec("荒庄翻倍方式", "how drawn hands multiply", "TA7"),
+    "bao_pai": OptionSpec("包牌", "feeder liability (包牌)", "T24"),
+    "bao_pai_threshold": OptionSpec("包牌副数", "sets fed for 包牌", "TA11", 1, 4),
+    "qiang_gang_payer": OptionSpec("抢杠谁付", "who pays a robbed kong", "TA15"),
+    "max_winners_per_discard": OptionSpec(
+        "一炮最多几家胡", "most winners on one discard", "TA8", 1, 3
+    ),
+    "dealer_rotates_on_draw": OptionSpec("荒庄下庄", "deal passes on a drawn hand", "TA9"),
+    "wall_break": OptionSpec("开牌方式", "where the wall is broken", "TA10"),
+    "rounds": OptionSpec("圈数", "wind rounds in a match", "T3", 1, 4),
+    "hands": OptionSpec("局数（不按圈）", "hands in a match (instead of rounds)", "T3", 1, 64),
+}

@@ -19,15 +19,7 @@ from typing import Literal
 
 from paiju.components.analysis import MAHJONG, Decomposition
 from paiju.components.tiles import FLOWER_TILES, N_PLAYING_KINDS, Tile
-from paiju.variants.base import (
-    MahjongWin,
-    Meld,
-    MeldType,
-    Payment,
-    ScoreItem,
-    WinResult,
-    WinType,
-)
+from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, ScoreItem, WinResult, WinType
 from paiju.variants.taixing.items import BY_ID, FAN_ORDER
 from paiju.variants.taixing.options import TaixingOptions
 

@@ -41,7 +41,7 @@ from paiju.components.cards import DECK_SIZE, N_CARD_KINDS, N_MELD_KINDS, Card, 
 from paiju.components.notation import NotationError, format_cards, parse_card, parse_cards
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
-from paiju.variants.base import MeldType, Payment, WinType
+from paiju.engine.types import MeldType, Payment, WinType
 from paiju.variants.qinger import scoring as S
 from paiju.variants.qinger.options import QingerOptions
 

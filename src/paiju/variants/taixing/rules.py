@@ -12,7 +12,7 @@ from typing import Any
 from paiju.components.notation import format_tile_counts
 from paiju.engine.events import Event
 from paiju.engine.mahjong import MahjongHand, MahjongRules
-from paiju.variants.base import MahjongWin, Meld, Payment, WinResult
+from paiju.engine.types import MahjongWin, Meld, Payment, WinResult
 from paiju.variants.taixing import scoring
 from paiju.variants.taixing.options import TaixingOptions
 
@@ -167,34 +167,3 @@ class TaixingRules(MahjongRules):
 
 def _payment_data(p: Payment) -> dict[str, Any]:
     return {"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason}
-
-
-class TaixingFlow:
-    """How a Taixing match runs hands (engine.match.VariantFlow).
-
-    ``carry["draw_streak"]`` counts the 荒庄 in a row: each doubles the next hand (T9) and
-    the first win resets it. The dealer keeps the deal only on their own win (T7), or on
-    a 荒庄 when ``dealer_rotates_on_draw`` is off (TA9). The match lasts ``rounds`` wind
-    rounds (东南西北, T3): a round ends when the deal has passed four times.
-    """
-
-    name = "taixing"
-    n_seats = 4
-    options_type = TaixingOptions
-
-    def new_hand(
-        self, options: TaixingOptions, *, seed: int, dealer: int, carry: dict[str, Any]
-    ) -> MahjongHand:
-        rules = TaixingRules(options, carry.get("draw_streak", 0))
-        return MahjongHand(rules, seed=seed, dealer=dealer)
-
-    def after_hand(
-        self, options: TaixingOptions, hand: MahjongHand, carry: dict[str, Any]
-    ) -> tuple[bool, dict[str, Any]]:
-        if hand.exhausted:
-            keeps = not options.dealer_rotates_on_draw
-            return keeps, {"draw_streak": carry.get("draw_streak", 0) + 1}
-        return hand.dealer in hand.winners, {"draw_streak": 0}
-
-    def match_length(self, options: TaixingOptions) -> tuple[int | None, int]:
-        return options.hands, options.rounds

@@ -14,11 +14,11 @@ from paiju.bots import RandomBot
 from paiju.bots.qinger import QingerGreedyBot
 from paiju.components.cards import Card, full_deck
 from paiju.components.notation import parse_cards
-from paiju.engine import qinger as Q
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.match import play_hand
-from paiju.engine.qinger import QingerHand, arrange_deck, deal_sequence, for_seat
-from paiju.variants.base import MeldType
+from paiju.engine.types import MeldType
+from paiju.variants.qinger import hand as Q
+from paiju.variants.qinger.hand import QingerHand, arrange_deck, deal_sequence, for_seat
 from paiju.variants.qinger.options import QingerOptions
 
 

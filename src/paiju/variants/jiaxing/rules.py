@@ -12,7 +12,7 @@ from typing import Any
 from paiju.components.tiles import Tile
 from paiju.engine.events import Event
 from paiju.engine.mahjong import MahjongHand, MahjongRules
-from paiju.variants.base import MahjongWin, Meld, Payment, WinResult, WinType
+from paiju.engine.types import MahjongWin, Meld, Payment, WinResult, WinType
 from paiju.variants.jiaxing import scoring
 from paiju.variants.jiaxing.options import JiaxingOptions
 
@@ -115,29 +115,3 @@ def _hand_text(win: MahjongWin) -> str:
     from paiju.components.notation import format_tile_counts
 
     return format_tile_counts(win.concealed)
-
-
-class JiaxingFlow:
-    """How a Jiaxing match runs hands (engine.match.VariantFlow)."""
-
-    name = "jiaxing"
-    n_seats = 4
-    options_type = JiaxingOptions
-
-    def new_hand(
-        self, options: JiaxingOptions, *, seed: int, dealer: int, carry: dict[str, Any]
-    ) -> MahjongHand:
-        return MahjongHand(JiaxingRules(options, carry.get("fisher")), seed=seed, dealer=dealer)
-
-    def after_hand(
-        self, options: JiaxingOptions, hand: MahjongHand, carry: dict[str, Any]
-    ) -> tuple[bool, dict[str, Any]]:
-        # the dealer keeps the deal on their own win, and on 荒庄 by default (JA22)
-        keeps = hand.dealer in hand.winners or (hand.exhausted and options.dealer_stays_on_draw)
-        fisher = None
-        if hand.winners and hand.win_info[hand.winners[0]].self_drawn:
-            fisher = hand.winners[0]
-        return keeps, {"fisher": fisher}
-
-    def match_length(self, options: JiaxingOptions) -> tuple[int | None, int]:
-        return options.hands, options.rounds

@@ -1,0 +1,70 @@
+"""Qing'er 青儿 as a :class:`~paiju.variants.variant.Variant`: the first dealer by drawing
+cards, dealer rotation, the four-participant table, and the match length.
+
+A hand is :class:`paiju.variants.qinger.hand.QingerHand`; scoring is
+:func:`paiju.variants.qinger.scoring.score_hand`, called by the hand when it ends.
+
+The variant keeps the dealer itself, in the state carried from hand to hand: the first hand
+of a match has none, so that hand draws cards for it (Q2, recorded as the
+``draw_for_dealer`` event); afterwards the deal stays or passes to the next seat in play
+order (Q2 default: it stays on the dealer's own win and on an exhausted stock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from paiju.engine.events import Event
+from paiju.variants.qinger.hand import QingerHand, for_seat
+from paiju.variants.qinger.items import ITEMS
+from paiju.variants.qinger.options import OPTION_SPECS, QingerOptions
+from paiju.variants.variant import Names, Variant
+
+
+class QingerVariant(Variant):
+    name = "qinger"
+    names = Names("青儿", "青兒", "Qing'er")
+    pieces = "cards"
+    options_type = QingerOptions
+    option_specs = OPTION_SPECS
+    rule_book = "docs/rules/qinger.md"
+    strong_search = "montecarlo"
+    # the Monte Carlo search thinks 0.3 s a move: too long for a table on a shared server loop
+    server_bot_levels = ("random", "greedy")
+
+    def seats(self, options: QingerOptions) -> int:
+        """Seats at the table: 3, or 4 with ``participants = 4`` (one sits each hand out)."""
+        return options.participants
+
+    def seats_option(self) -> str | None:
+        return "participants"
+
+    def item_rows(self) -> Mapping[str, Any]:
+        return ITEMS
+
+    def score_json(self, doc: Any) -> dict[str, Any]:
+        from paiju.variants.qinger.calculator import score_json
+
+        return score_json(doc)
+
+    def new_hand(
+        self, options: QingerOptions, *, seed: int, dealer: int, carry: dict[str, Any]
+    ) -> QingerHand:
+        # the match's own first-dealer pick is not used: the first hand draws cards (Q2)
+        return QingerHand(options, seed=seed, dealer=carry.get("dealer"))
+
+    def after_hand(
+        self, options: QingerOptions, hand: QingerHand, carry: dict[str, Any]
+    ) -> tuple[bool, dict[str, Any]]:
+        keeps = (hand.dealer in hand.winners and options.dealer_stays_on_win) or (
+            hand.exhausted and options.dealer_stays_on_exhausted_stock
+        )
+        dealer = hand.dealer if keeps else (hand.dealer + 1) % hand.n_seats
+        return keeps, {"dealer": dealer}
+
+    def for_seat(self, event: Event, seat: int | None) -> dict[str, Any]:
+        return for_seat(event, seat)
+
+
+QINGER = QingerVariant()

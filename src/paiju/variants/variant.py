@@ -1,0 +1,185 @@
+"""What a game is: the one object every front end asks about a variant.
+
+A :class:`Variant` is the only place that says a game's names, its pieces, how many sit at
+the table, its options (with labels, rule-book ids and bounds), its item table, its
+calculator entry, how a match and a hand start, its bot levels and how its events are
+shown to each seat. It is also the engine's :class:`~paiju.engine.match.GameFlow`, so a
+:class:`~paiju.engine.match.Match` runs on it directly. The registry of all of them is
+:data:`paiju.variants.VARIANTS`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from paiju.engine.events import Event
+from paiju.engine.match import Hand, Match
+from paiju.variants.base import (
+    OptionField,
+    OptionSpec,
+    option_fields,
+    options_from_mapping,
+    options_to_mapping,
+)
+
+Pieces = Literal["tiles", "cards"]
+
+PAYMENT_REASONS: dict[str, tuple[str, str]] = {
+    "zi_mo": ("自摸", "self-drawn win"),
+    "fang_pao": ("放炮", "win on a discard"),
+    "qiang_gang": ("抢杠", "robbing a kong"),
+    "bao_pai": ("包牌", "feeder liability"),
+    "gang": ("杠钱", "kong money"),
+    "bi_fen": ("比分", "score difference"),
+}
+"""Payment reasons some ledgers use that are not rows of their variant's item table."""
+
+BOT_NAMES: dict[str, tuple[str, str]] = {
+    "random": ("随机", "random"),
+    "greedy": ("普通", "greedy"),
+    "strong": ("强", "strong"),
+}
+"""How a bot level is called where people see it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    zh: str
+    """简体中文, the default everywhere a player looks."""
+    zht: str
+    """The seed's 繁體 name."""
+    en: str
+
+    def get(self, lang: str) -> str:
+        return self.en if lang == "en" else self.zh
+
+
+class Variant(ABC):
+    """One game. Subclasses fill in the class attributes and the hand/match hooks."""
+
+    name: str
+    names: ClassVar[Names]
+    pieces: ClassVar[Pieces]
+    options_type: ClassVar[type[Any]]
+    option_specs: ClassVar[Mapping[str, OptionSpec]]
+    rule_book: ClassVar[str]
+    """The rule book's path in the repository (docs/rules/…)."""
+    bot_levels: ClassVar[tuple[str, ...]] = ("random", "greedy", "strong")
+    server_bot_levels: ClassVar[tuple[str, ...]] = ("random", "greedy", "strong")
+    """The levels a server table offers (a bot that thinks too long per move is left out)."""
+    default_bot: ClassVar[str] = "greedy"
+    strong_search: ClassVar[str] = "lookahead"
+    """The strong bot's default search on this game (``lookahead`` or ``montecarlo``)."""
+
+    # -- table and options ---------------------------------------------------------------
+
+    def seats(self, options: Any) -> int:
+        """Seats at the table with these options."""
+        return 4
+
+    def default_options(self) -> Any:
+        return self.options_type()
+
+    def parse_options(self, values: Mapping[str, Any]) -> Any:
+        """Options from JSON-like values; :class:`~paiju.variants.base.OptionError` names
+        an unknown option, a value of the wrong type or one out of bounds."""
+        return options_from_mapping(self.options_type, values, self.option_specs)
+
+    def options_json(self, options: Any) -> dict[str, Any]:
+        return options_to_mapping(options)
+
+    def option_fields(self) -> list[OptionField]:
+        return option_fields(self.options_type, self.option_specs)
+
+    # -- items and the calculator ----------------------------------------------------------
+
+    @abstractmethod
+    def item_rows(self) -> Mapping[str, Any]:
+        """The item table by id; each row has at least ``zh``, ``zh_hant``, ``en``, ``seed``."""
+        ...
+
+    def item_name(self, item_id: str, lang: str = "zh") -> str:
+        """The name of an item or payment reason in ``lang`` (the id if unknown)."""
+        row = self.item_rows().get(item_id)
+        if row is not None:
+            return str(row.en if lang == "en" else row.zh)
+        pair = PAYMENT_REASONS.get(item_id)
+        if pair is None:
+            return item_id
+        return pair[1] if lang == "en" else pair[0]
+
+    def item_unit(self, item_id: str) -> str:
+        """What an item's value counts: ``points`` (分), or ``fan`` / ``flower`` /
+        ``multiplier`` / ``liability`` where a game counts in more than one unit."""
+        return "points"
+
+    def item_ids(self) -> list[str]:
+        """Every id a ledger or result of this game may name, sorted."""
+        return sorted(set(self.item_rows()) | set(PAYMENT_REASONS))
+
+    @abstractmethod
+    def score_json(self, doc: Any) -> dict[str, Any]:
+        """``paiju score``: a calculator document (already parsed JSON) to its result."""
+        ...
+
+    # -- play ----------------------------------------------------------------------------
+
+    def new_match(self, options: Any, seed: int) -> Match:
+        return Match(self, options, seed)
+
+    @abstractmethod
+    def new_hand(self, options: Any, *, seed: int, dealer: int, carry: dict[str, Any]) -> Hand: ...
+
+    @abstractmethod
+    def after_hand(
+        self, options: Any, hand: Any, carry: dict[str, Any]
+    ) -> tuple[bool, dict[str, Any]]:
+        """(does the dealer keep the deal, the state carried into the next hand)."""
+        ...
+
+    def match_length(self, options: Any) -> tuple[int | None, int]:
+        """(hands, rounds): a fixed number of hands, or else this many wind rounds."""
+        return options.hands, options.rounds
+
+    @abstractmethod
+    def for_seat(self, event: Event, seat: int | None) -> dict[str, Any]:
+        """The JSON of ``event`` as ``seat`` may see it (None: a spectator)."""
+        ...
+
+    # -- what the server publishes -----------------------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        """The JSON of ``/api/variants`` for this game."""
+        default = self.default_options()
+        return {
+            "name": self.name,
+            "names": {"zh": self.names.zh, "zht": self.names.zht, "en": self.names.en},
+            "pieces": self.pieces,
+            "seats": self.seats(default),
+            "seats_option": self.seats_option(),
+            "options": [f.to_json() for f in self.option_fields()],
+            "bots": {
+                "levels": list(self.bot_levels),
+                "server": list(self.server_bot_levels),
+                "default": self.default_bot,
+                "names": {
+                    level: {"zh": BOT_NAMES[level][0], "en": BOT_NAMES[level][1]}
+                    for level in self.bot_levels
+                },
+            },
+            "items": [
+                {"id": item_id, "zh": row.zh, "zht": row.zh_hant, "en": row.en, "seed": row.seed}
+                for item_id, row in self.item_rows().items()
+            ],
+            "rule_book": self.rule_book,
+        }
+
+    def seats_option(self) -> str | None:
+        """The option that changes the number of seats, if any (a lobby redraws on it)."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.name}>"
