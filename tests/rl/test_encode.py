@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
 
 from paiju.components.cards import N_CARD_KINDS
 from paiju.engine.qinger import MELD_KIND
