@@ -55,6 +55,7 @@ EXTRA_MODULES: list[str] = [
     "paiju.bench.bots",
     "paiju.bench.wild",
     "paiju.server.load",
+    "paiju.bench.rl",
 ]
 """Modules outside this one that register benchmarks; imported by :func:`main`."""
 
