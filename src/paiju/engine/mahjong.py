@@ -56,6 +56,9 @@ class MahjongRules:
     ready_declaration: bool = False
     """天听: the dealer may declare ready with the first discard, the others right after
     the deal (phase ``DECLARE``); a declared hand is locked."""
+    ready_at_deal_others: bool = True
+    """With ``ready_declaration``: the non-dealers may declare right after the deal
+    (False: only the dealer may declare, with the first discard)."""
     chi: bool = False
     """吃: the seat after the discarder may claim a run with the discard (Jiaxing JA3)."""
     ready_anytime: bool = False
@@ -229,7 +232,7 @@ class MahjongHand:
         self.drawn_count[self.dealer] = 1
         if flowers:
             self._opening_flowers(order, hands)
-        if self._declare:
+        if self._declare and self.rules.ready_at_deal_others:
             self._open_declarations()
 
     def _opening_flowers(self, order: list[int], hands: list[list[int]]) -> None:
@@ -752,7 +755,7 @@ class MahjongHand:
         for s in winners:
             win = self._build_win(s, tile, how)
             if multiple:
-                win = _with_flag(win, "multiple_winners")
+                win = _with_flag(win, "multiple_winners", len(winners))
             self.win_info[s] = win
         self.phase = END
         self.log.append(
@@ -910,10 +913,10 @@ def _any_tile(counts: bytearray) -> int:
     raise AssertionError("empty hand")
 
 
-def _with_flag(win: MahjongWin, flag: str) -> MahjongWin:
+def _with_flag(win: MahjongWin, flag: str, winners: int) -> MahjongWin:
     import dataclasses
 
-    return dataclasses.replace(win, flags=win.flags | {flag})
+    return dataclasses.replace(win, flags=win.flags | {flag}, discard_winners=winners)
 
 
 def _payment_data(p: Payment) -> dict[str, Any]:
