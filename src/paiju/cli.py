@@ -54,7 +54,7 @@ def _bot_names(text: str, n_seats: int) -> list[str]:
         names *= n_seats
     if len(names) != n_seats:
         raise ValueError(f"--bots takes one name or {n_seats}, comma-separated")
-    from paiju.bots.strong import make_player
+    from paiju.bots.levels import make_player
 
     for name in dict.fromkeys(names):
         make_player(name)  # an unknown name fails here, before any game starts
@@ -219,6 +219,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             print(f"paiju arena: cannot write {args.json}: {exc.strerror}", file=sys.stderr)
             return 2
     return 0
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from paiju.rl.cli import run_train
+
+    return run_train(args)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -413,6 +419,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_arena)
+
+    from paiju.rl.cli import add_train_arguments
+
+    p = sub.add_parser("train", help="train the learned bot (needs paiju[rl,train])")
+    add_train_arguments(p)
+    p.set_defaults(func=_cmd_train)
 
     p = sub.add_parser("replay", help="verify a game record by re-running the engine")
     p.add_argument("file", help="record (JSON Lines)")
