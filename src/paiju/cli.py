@@ -209,6 +209,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_train(args: argparse.Namespace) -> int:
+    from paiju.rl.cli import run_train
+
+    return run_train(args)
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from paiju.engine.record import RecordError, iter_text, parse_lines, replay
 
@@ -401,6 +407,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_arena)
+
+    from paiju.rl.cli import add_train_arguments
+
+    p = sub.add_parser("train", help="train the learned bot (needs paiju[rl,train])")
+    add_train_arguments(p)
+    p.set_defaults(func=_cmd_train)
 
     p = sub.add_parser("replay", help="verify a game record by re-running the engine")
     p.add_argument("file", help="record (JSON Lines)")
