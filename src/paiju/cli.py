@@ -42,7 +42,7 @@ def _bot_names(text: str, n_seats: int) -> list[str]:
         names *= n_seats
     if len(names) != n_seats:
         raise ValueError(f"--bots takes one name or {n_seats}, comma-separated")
-    from paiju.bots.strong import make_player
+    from paiju.bots.levels import make_player
 
     for name in dict.fromkeys(names):
         make_player(name)  # an unknown name fails here, before any game starts

@@ -42,7 +42,7 @@ def run_train(args: argparse.Namespace) -> int:
     except ImportError:
         print("paiju train: needs PyTorch: pip install 'paiju[rl,train]'", file=sys.stderr)
         return 2
-    from paiju.bots.strong import make_player
+    from paiju.bots.levels import make_player
     from paiju.rl.train import TrainConfig, train
 
     try:

@@ -86,7 +86,7 @@ def collect_imitation(
     cfg: TrainConfig, stream: IO[str]
 ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """The teacher's decisions over ``cfg.hands`` deals (features, masks, actions)."""
-    from paiju.bots.strong import make_player
+    from paiju.bots.levels import make_player
     from paiju.simulator import Progress
 
     codec = codec_for(cfg.variant)
@@ -228,7 +228,7 @@ def _numpy_policy(net: Any) -> Any:
 def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
     import torch
 
-    from paiju.bots.strong import make_player
+    from paiju.bots.levels import make_player
     from paiju.simulator import Progress
 
     codec = codec_for(cfg.variant)
