@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paiju.engine.events import PRIVATE_TYPES
-from paiju.server.game import GameSession
+from paiju.engine.session import Session
 from paiju.server.protocol import TimerSettings
 from paiju.server.rooms import Connection, Room, RoomManager, Seat, ServerConfig
 from paiju.server.storage import Storage
@@ -161,7 +161,7 @@ def _play_room(variant: str, seed: int, rng: random.Random) -> tuple[list[Connec
         watcher = Connection()
         room.spectators[watcher.id] = watcher
         watcher.room = room
-        room.session = GameSession(flow, options, seed, [f"p{i}" for i in range(n)])
+        room.session = Session(flow, options, seed, [f"p{i}" for i in range(n)])
         room.game_id, room.status = "g", "playing"
         room._make_bots(seed)
         room._start_hand()

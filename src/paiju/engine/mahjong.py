@@ -19,7 +19,7 @@ state is plain lists and bytearrays so that a random-bot hand costs about a mill
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from paiju.components.analysis import MAHJONG
@@ -27,7 +27,7 @@ from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError
 from paiju.engine.events import Event, for_seat
-from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, WinResult, WinType
+from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, Refusal, WinResult, WinType
 
 ACT = 0
 CLAIM = 1
@@ -56,6 +56,9 @@ class MahjongRules:
     ready_declaration: bool = False
     """天听: the dealer may declare ready with the first discard, the others right after
     the deal (phase ``DECLARE``); a declared hand is locked."""
+    ready_at_deal_others: bool = True
+    """With ``ready_declaration``: the non-dealers may declare right after the deal
+    (False: only the dealer may declare, with the first discard)."""
     chi: bool = False
     """吃: the seat after the discarder may claim a run with the discard (Jiaxing JA3)."""
     ready_anytime: bool = False
@@ -102,6 +105,21 @@ class MahjongRules:
     def accepts(self, hand: MahjongHand, win: MahjongWin) -> bool:
         """A final, variant-specific check of a complete hand (flower minimums, 缺门…)."""
         return True
+
+    sealed_reason: Refusal = Refusal("sealed", "本局不能胡", "may not win this hand")
+    """What :meth:`refusal` says when :meth:`may_win` is False."""
+
+    def refusal(self, hand: MahjongHand, win: MahjongWin) -> Refusal | None:
+        """Why the complete hand ``win`` may not be taken now (None: it may), in words a
+        player reads beside the wait."""
+        if not self.may_win(hand, win.winner):
+            return self.sealed_reason
+        if self.accepts(hand, win):
+            return None
+        result = self.score(win)
+        if result is not None and not result.valid:
+            return result.refusal()
+        return Refusal("not_allowed", "此牌不能胡", "this win is not allowed")
 
     def flowers_short(self, hand: MahjongHand, seat: int) -> bool:
         """Whether ``seat`` still lacks flowers for the smallest win on a discard
@@ -229,7 +247,7 @@ class MahjongHand:
         self.drawn_count[self.dealer] = 1
         if flowers:
             self._opening_flowers(order, hands)
-        if self._declare:
+        if self._declare and self.rules.ready_at_deal_others:
             self._open_declarations()
 
     def _opening_flowers(self, order: list[int], hands: list[list[int]]) -> None:
@@ -257,14 +275,18 @@ class MahjongHand:
     def _open_declarations(self) -> None:
         """天听 for the non-dealers: right after the deal, before anyone acts, every seat
         whose 13 tiles are ready answers ``ting`` (declare) or ``pass``, all at once."""
-        pending: dict[int, list[int]] = {}
-        for s in self._others(self.dealer):
-            if self.rules.is_ready(self, s, bytes(self.counts[s])):
-                pending[s] = [A.PASS, A.DECLARE]
+        pending = self._declare_window()
         if pending:
             self.pending = pending
             self.answers = {}
             self.phase = DECLARE
+
+    def _declare_window(self) -> dict[int, list[int]]:
+        return {
+            s: [A.PASS, A.DECLARE]
+            for s in self._others(self.dealer)
+            if self.rules.is_ready(self, s, bytes(self.counts[s]))
+        }
 
     # -- queries -------------------------------------------------------------------
     @property
@@ -382,6 +404,95 @@ class MahjongHand:
             self._waits[seat] = w
         return w
 
+    # -- what the rings ask the hand --------------------------------------------------
+    def claim_window_open(self) -> bool:
+        """A claim, rob or 天听 window is waiting for answers (never shown to a seat that
+        is not asked: see :meth:`view`)."""
+        return self.phase in (CLAIM, ROB, DECLARE)
+
+    def default_action(self, seat: int) -> int:
+        """What ``seat`` does when its time runs out: pass a window, else let the drawn
+        tile go, else the lowest legal discard."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise IllegalActionError(f"seat {seat} has nothing to do now")
+        if A.PASS in legal:
+            return A.PASS
+        if self.phase == ACT and self.drawn >= 0 and self.drawn in legal:
+            return self.drawn
+        return min(legal)
+
+    def events_for(self, seat: int | None, events: Sequence[Event]) -> list[dict[str, Any]]:
+        """The JSON of ``events`` as ``seat`` may see them (None: a spectator)."""
+        return [for_seat(e, seat) for e in events]
+
+    def unseen_counts(self, seat: int) -> list[int]:
+        """Copies of each of the 34 kinds that ``seat`` has not seen (own tiles, every
+        meld, every discard)."""
+        seen = [0] * 34
+        for k, n in enumerate(self.counts[seat][:34]):
+            seen[k] += n
+        for s in range(N_SEATS):
+            for t in self.discards[s]:
+                seen[t] += 1
+            for m in self.melds[s]:
+                for t in m.tiles:
+                    seen[t] += 1
+        return [max(0, 4 - n) for n in seen]
+
+    def wait_facts(self, seat: int) -> list[dict[str, Any]]:
+        """``seat``'s waits (a hand one tile short), each with the copies it has not seen
+        and, for a self-draw and for a discard, None if that win would be legal now or
+        the :class:`Refusal` as JSON."""
+        if sum(self.counts[seat]) % 3 != 1:
+            return []
+        unseen = self.unseen_counts(seat)
+        out = []
+        for tile in self.waits(seat):
+            facts: dict[str, Any] = {"tile": TILE_TEXT[tile], "left": unseen[tile]}
+            for key, how in (("self_draw", WinType.SELF_DRAW), ("discard", WinType.DISCARD)):
+                refusal = self.rules.refusal(self, self._imagined_win(seat, tile, how))
+                facts[key] = None if refusal is None else refusal.to_json()
+            out.append(facts)
+        return out
+
+    def ready_discards(self, seat: int) -> dict[str, list[str]]:
+        """In ``seat``'s turn: each discard that leaves the hand one tile from winning,
+        with the tiles it would then wait on."""
+        if self.phase != ACT or seat != self.current:
+            return {}
+        counts = self.counts[seat]
+        declared = len(self.melds[seat])
+        out: dict[str, list[str]] = {}
+        for k in range(34):
+            if counts[k]:
+                counts[k] -= 1
+                waits = MAHJONG.waits(bytes(counts), declared)
+                counts[k] += 1
+                if waits:
+                    out[TILE_TEXT[k]] = [TILE_TEXT[w] for w in waits]
+        return out
+
+    def _imagined_win(self, seat: int, tile: int, how: WinType) -> MahjongWin:
+        """The win ``seat`` would have if ``tile`` came now, by ``how`` (a discard from
+        the seat before)."""
+        concealed = list(self.counts[seat])
+        concealed[tile] += 1
+        source = None if how is WinType.SELF_DRAW else (seat + N_SEATS - 1) % N_SEATS
+        return MahjongWin(
+            dealer=self.dealer,
+            winner=seat,
+            concealed=tuple(concealed),
+            melds=tuple(self.melds[seat]),
+            win_tile=Tile(tile),
+            win_type=how,
+            source=source,
+            flags=frozenset([self.rules.ready_flag] if self.ready[seat] else []),
+            flowers=tuple(Tile(f) for f in self.flowers[seat]),
+            draw_streak=self.rules.draw_streak,
+            leopard=self.leopard,
+        )
+
     # -- apply ---------------------------------------------------------------------
     def apply(self, action: int, seat: int | None = None) -> list[Event]:
         """Apply ``action`` for ``seat`` (default: the only seat to act) and return events.
@@ -442,10 +553,7 @@ class MahjongHand:
             tile = action - 68
             # the added kong can be robbed: open a window before it takes effect
             self.log.append(Event("added_kong", seat, tile))
-            self.pending = {}
-            for s in self._others(seat):
-                if self._can_take(s, tile, WinType.ROBBED_KONG):
-                    self.pending[s] = [A.PASS, A.HU]
+            self.pending = self._rob_window(seat, tile)
             if self.pending:
                 self.phase = ROB
                 self.rob_seat = seat
@@ -469,17 +577,28 @@ class MahjongHand:
         self.n_discards += 1
         self.claim_tile = tile
         self.claim_from = seat
-        pending: dict[int, list[int]] = {}
-        for s in self._others(seat):
-            opts = self.claim_options(s, tile)
-            if opts:
-                pending[s] = opts
+        pending = self._claim_window(seat, tile)
         self.pending = pending
         if pending:
             self.answers = {}
             self.phase = CLAIM
         else:
             self._next_turn(seat)
+
+    def _claim_window(self, source: int, tile: int) -> dict[int, list[int]]:
+        pending: dict[int, list[int]] = {}
+        for s in self._others(source):
+            opts = self.claim_options(s, tile)
+            if opts:
+                pending[s] = opts
+        return pending
+
+    def _rob_window(self, konger: int, tile: int) -> dict[int, list[int]]:
+        return {
+            s: [A.PASS, A.HU]
+            for s in self._others(konger)
+            if self._can_take(s, tile, WinType.ROBBED_KONG)
+        }
 
     def claim_options(self, seat: int, tile: int) -> list[int]:
         """What ``seat`` may answer to ``tile`` just discarded by ``claim_from``: PASS
@@ -752,7 +871,7 @@ class MahjongHand:
         for s in winners:
             win = self._build_win(s, tile, how)
             if multiple:
-                win = _with_flag(win, "multiple_winners")
+                win = _with_flag(win, "multiple_winners", len(winners))
             self.win_info[s] = win
         self.phase = END
         self.log.append(
@@ -801,15 +920,19 @@ class MahjongHand:
             if s == seat or (self.phase == END and s in self.winners):
                 info["hand"] = format_tile_counts(self.counts[s])
             players.append(info)
+        # a window is shown only to the seats it asks: to every other seat (and a
+        # spectator) the hand just waits, so nobody learns that someone could claim
+        window = self.phase in (CLAIM, ROB, DECLARE)
+        asked = seat is not None and seat in self.to_act()
         out: dict[str, Any] = {
             "variant": self.rules.name,
             "seat": seat,
             "dealer": self.dealer,
-            "phase": PHASE_NAMES[self.phase],
+            "phase": "wait" if window and not asked else PHASE_NAMES[self.phase],
             "current": self.current,
             "wall_left": self.wall_left,
             "players": players,
-            "to_act": self.to_act(),
+            "to_act": ([seat] if asked else []) if window else self.to_act(),
             "legal_actions": [A.to_str(a) for a in self.legal_actions(seat)]
             if seat is not None
             else [],
@@ -817,10 +940,26 @@ class MahjongHand:
         }
         if seat is not None and seat == self.current and self.phase == ACT and self.drawn >= 0:
             out["drawn"] = TILE_TEXT[self.drawn]
-        if self.phase in (CLAIM, ROB):
+        if window and asked:
             out["claim_tile"] = TILE_TEXT[self.claim_tile]
+        last = self._last_discard()
+        if last is not None:
+            out["last_discard"] = {"seat": last[0], "tile": TILE_TEXT[last[1]]}
+        if seat is not None and self.phase != END:
+            out["waits"] = self.wait_facts(seat)
+            out["ready_discards"] = self.ready_discards(seat)
         out["events"] = [for_seat(e, seat) for e in self.log[-8:]]
         return out
+
+    def _last_discard(self) -> tuple[int, int] | None:
+        """(seat, tile) of the discard still lying last in a river, if any."""
+        for ev in reversed(self.log):
+            if ev.type == "discard" and ev.seat >= 0 and ev.tile >= 0:
+                river = self.discards[ev.seat]
+                return (ev.seat, ev.tile) if river and river[-1] == ev.tile else None
+            if ev.type in ("pong", "kong", "chi", "deal"):
+                return None
+        return None
 
     def copy(self) -> MahjongHand:
         """An independent copy (for search): mutable parts are duplicated."""
@@ -844,6 +983,96 @@ class MahjongHand:
         new._legal = {}
         new._waits = list(self._waits)
         return new
+
+    # -- what a seat cannot see ----------------------------------------------------
+    def unseen_tiles(self, seat: int) -> list[int]:
+        """The tiles ``seat`` cannot see, ascending: the whole set minus its own concealed
+        tiles, every meld, every discard, every flower set aside, and an added kong's tile
+        on offer (shown, though still counted in the konger's hand)."""
+        tiles = self.rules.tiles()
+        left = [0] * (max(tiles) + 1)
+        for t in tiles:
+            left[t] += 1
+        for k, n in enumerate(self.counts[seat]):
+            left[k] -= n
+        for s in range(N_SEATS):
+            for m in self.melds[s]:
+                for t in m.tiles:
+                    left[t] -= 1
+            for t in self.discards[s]:
+                left[t] -= 1
+            for f in self.flowers[s]:
+                left[f] -= 1
+        if self.phase == ROB and self.rob_seat != seat:
+            left[self.claim_tile] -= 1
+        if min(left) < 0:  # pragma: no cover - the hand conserves tiles
+            raise AssertionError("more tiles seen than the set holds")
+        return [t for t, n in enumerate(left) for _ in range(n)]
+
+    def determinize(self, seat: int, rng: random.Random, deal: Deal | None = None) -> MahjongHand:
+        """A copy of this hand that ``seat`` could not tell from it: everything it cannot
+        see (the other seats' concealed tiles, the wall beyond the drawn part, the tile
+        the seat to move just drew) dealt again from :meth:`unseen_tiles`.
+
+        Each other seat keeps its hand size; flowers (never held) go to the wall.
+        ``deal(other, size, avail, rng)`` may choose an other seat's tiles (taking them
+        from the 34 counts ``avail``); when it is absent or returns None the tiles are
+        drawn uniformly. An open window (claim, 抢杠, 天听) is rebuilt by this hand's own
+        rules on the sampled tiles, with no answer given yet."""
+        pool = self.unseen_tiles(seat)
+        flowers = [t for t in pool if t >= 34]
+        avail = [0] * 34
+        for t in pool:
+            if t < 34:
+                avail[t] += 1
+        det = self.copy()
+        for s in range(N_SEATS):
+            if s == seat:
+                continue
+            size = sum(self.counts[s])
+            counts = bytearray(34)
+            if self.phase == ROB and s == self.rob_seat:
+                counts[self.claim_tile] += 1
+                size -= 1
+            tiles = deal(s, size, avail, rng) if deal is not None else None
+            if tiles is None:
+                tiles = take_random(avail, size, rng)
+            for t in tiles:
+                counts[t] += 1
+            det.counts[s] = counts
+        rest = [k for k, c in enumerate(avail) for _ in range(c)] + flowers
+        rng.shuffle(rest)
+        if len(rest) != self.tail - self.head:  # pragma: no cover - conservation again
+            raise AssertionError("the unseen tiles do not fill the hands and the wall")
+        det.wall = self.wall[: self.head] + rest + self.wall[self.tail :]
+        det._waits = [None] * N_SEATS
+        det._legal = {}
+        current = self.current
+        if current != seat and det.drawn >= 0 and not det.counts[current][det.drawn]:
+            # the seat to move drew a tile nobody else saw: any tile of its sampled hand
+            det.drawn = _any_tile(det.counts[current])
+        det.answers = {}
+        if self.phase == CLAIM:
+            det.pending = det._claim_window(self.claim_from, self.claim_tile)
+        elif self.phase == ROB:
+            det.pending = det._rob_window(self.rob_seat, self.claim_tile)
+        elif self.phase == DECLARE:
+            det.pending = det._declare_window()
+        return det
+
+
+Deal = Callable[[int, int, list[int], random.Random], list[int] | None]
+"""Chooses a resampled seat's tiles: ``(seat, size, avail, rng)`` to ``size`` tiles taken
+from the 34 counts ``avail``, or None (``avail`` untouched) for a uniform draw."""
+
+
+def take_random(avail: list[int], n: int, rng: random.Random) -> list[int]:
+    """``n`` tiles drawn without replacement from the counts ``avail`` (updated)."""
+    flat = [k for k, c in enumerate(avail) for _ in range(c)]
+    out = rng.sample(flat, n)
+    for t in out:
+        avail[t] -= 1
+    return out
 
 
 def arrange_wall(
@@ -910,10 +1139,10 @@ def _any_tile(counts: bytearray) -> int:
     raise AssertionError("empty hand")
 
 
-def _with_flag(win: MahjongWin, flag: str) -> MahjongWin:
+def _with_flag(win: MahjongWin, flag: str, winners: int) -> MahjongWin:
     import dataclasses
 
-    return dataclasses.replace(win, flags=win.flags | {flag})
+    return dataclasses.replace(win, flags=win.flags | {flag}, discard_winners=winners)
 
 
 def _payment_data(p: Payment) -> dict[str, Any]:

@@ -44,6 +44,14 @@ class Hand(Protocol):
 
     def parse_action(self, text: str) -> int: ...
 
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+
+    def claim_window_open(self) -> bool: ...
+
+    def default_action(self, seat: int) -> int: ...
+
+    def events_for(self, seat: int | None, events: Sequence[Event]) -> list[dict[str, Any]]: ...
+
 
 Decide = Callable[[Any, int], int]
 """A player: given the hand and the seat to act (``player(hand, seat)``), an action code."""
@@ -70,6 +78,10 @@ class GameFlow(Protocol):
 
     def match_length(self, options: Any) -> tuple[int | None, int]:
         """(hands, rounds): a fixed number of hands, or else this many wind rounds."""
+        ...
+
+    def play_on(self, options: Any, carry: dict[str, Any], extra_hands: int) -> bool:
+        """Past the planned end: must another hand be played (``extra_hands`` so far)?"""
         ...
 
 
@@ -101,16 +113,25 @@ class Match:
         self.passes = 0
         """How many times the deal has moved on; every four is a wind round."""
         self.carry: dict[str, Any] = {}
+        self.extra_hands = 0
+        """Hands played past the planned end of the match (see :meth:`is_over`)."""
 
     @property
     def round_wind(self) -> int:
         return self.passes // self.n_seats
 
-    def is_over(self) -> bool:
+    def _planned_end(self) -> bool:
         hands, rounds = self.flow.match_length(self.options)
         if hands is not None:
             return len(self.hands) >= hands
         return self.round_wind >= rounds
+
+    def is_over(self) -> bool:
+        if not self._planned_end():
+            return False
+        # a game may insist on more hands past the planned end (Taixing T9: a drawn hand
+        # is followed by another)
+        return not self.flow.play_on(self.options, self.carry, self.extra_hands)
 
     def new_hand(self) -> Hand:
         hand_seed = self._rng.getrandbits(48)
@@ -120,6 +141,8 @@ class Match:
         return hand
 
     def finish_hand(self, hand: Hand) -> HandSummary:
+        if self._planned_end():
+            self.extra_hands += 1
         index = len(self.hands)
         self.ledger.extend((index, p) for p in hand.ledger)
         summary = HandSummary(

@@ -103,6 +103,10 @@ class MahjongWin:
     kong_chain: int = 1
     """Kongs in an unbroken chain ending with the most recent one (连杠); 1 = no chain."""
     n_seats: int = 4
+    discard_winners: int = 1
+    """How many seats won on this discard or robbed kong, this one included (1 for a
+    self-draw). Jiaxing's 一炮三响 floor (J18) depends on it; the flag
+    ``multiple_winners`` says only that it is more than one."""
 
     @property
     def self_drawn(self) -> bool:
@@ -148,6 +152,22 @@ def net(payments: typing.Iterable[Payment], n_seats: int) -> list[int]:
 
 
 @dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a complete hand may not win now: a stable code and the words for people.
+
+    Codes are shared across games where the reason is the same (``not_complete``,
+    ``too_few_flowers``, ``no_missing_suit``, ``sealed``, ``below_threshold``, ``locked``).
+    """
+
+    code: str
+    zh: str
+    en: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "zh": self.zh, "en": self.en}
+
+
+@dataclass(frozen=True, slots=True)
 class WinResult:
     """The scoring of one win. ``valid`` False carries a reason (简体 / English)."""
 
@@ -160,7 +180,15 @@ class WinResult:
     per_payer: int = 0
     """The winner's hand value per payer before liability shifts (used by 钓鱼)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    reason_code: str = ""
+    """With ``valid`` False: the :class:`Refusal` code of the reason."""
 
     @classmethod
-    def invalid(cls, zh: str, en: str) -> WinResult:
-        return cls(False, reason_zh=zh, reason_en=en)
+    def invalid(cls, zh: str, en: str, code: str = "not_complete") -> WinResult:
+        return cls(False, reason_zh=zh, reason_en=en, reason_code=code)
+
+    def refusal(self) -> Refusal | None:
+        """Why the win is refused (None when it is valid)."""
+        if self.valid:
+            return None
+        return Refusal(self.reason_code or "not_complete", self.reason_zh, self.reason_en)

@@ -6,7 +6,7 @@ connection's own queue (a slow client never holds a table up), and record lines 
 storage queue.
 
 Hidden information: every game payload a connection receives is built by
-:meth:`GameSession.view` (the engine's ``view(seat)``; ``None`` for spectators) and
+:meth:`Session.view` (the engine's ``view(seat)``; ``None`` for spectators) and
 :func:`paiju.engine.events.for_seat`. Decisions (``action`` record lines) are never
 broadcast: a claim answer such as a refused pong would reveal tiles.
 """
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paiju.engine.errors import IllegalActionError, InvalidActionError
+from paiju.engine.session import ResumeError, Session, Step
 from paiju.server import protocol as P
-from paiju.server.game import GameSession, ResumeError, Step, events_for
 from paiju.server.storage import Storage, StoredGame
 from paiju.server.timers import Clock, RealClock, TokenBucket, TurnClock
 from paiju.variants import VARIANTS, Variant, find_variant
@@ -129,7 +129,7 @@ class Room:
         self.status = "waiting"
         self.host_id: str | None = None
         self.spectators: dict[str, Connection] = {}
-        self.session: GameSession | None = None
+        self.session: Session | None = None
         self.game_id: str | None = None
         self.stored = 0
         """Record lines handed to storage so far."""
@@ -196,13 +196,9 @@ class Room:
         legal = session.legal(seat) if seat is not None else []
         waiting = session.to_act()
         state = session.view(seat)
-        if hand is not None and any(
-            hand.action_str(a) == "pass" for s in waiting for a in session.legal(s)
-        ):
+        if hand is not None and hand.claim_window_open():
             # who may claim a discard says what they hold: only one's own question shows
             waiting = [s for s in waiting if s == seat]
-            if "to_act" in state:
-                state["to_act"] = [s for s in state["to_act"] if s == seat]
         return {
             "turn": session.turn,
             "hand": len(session.match.hands) if hand is not None else None,
@@ -314,7 +310,7 @@ class Room:
         self.status = "starting"
         seed = self.manager.new_seed()
         names = [s.name if s.kind == "person" else f"bot:{s.level}" for s in self.seats]
-        self.session = GameSession(self.flow, self.options, seed, names)
+        self.session = Session(self.flow, self.options, seed, names)
         self.game_id = uuid.uuid4().hex[:16]
         self._make_bots(seed)
         try:
@@ -384,7 +380,7 @@ class Room:
     def _update(self, step: Step, seat: int | None) -> dict[str, Any]:
         session = self.session
         assert session is not None
-        events = events_for(step.events, seat, session.hide)
+        events = session.events_for(seat, step.events)
         msg: dict[str, Any] = {"type": "update", "events": events}
         msg.update(self._game_state(seat))
         # the update carries its own events; the view's recent-events tail would repeat them
@@ -513,7 +509,7 @@ class Room:
         session = self.session
         assert session is not None and session.hand is not None
         hand = session.hand
-        claim = any(hand.action_str(a) == "pass" for a in session.legal(seat))
+        claim = hand.claim_window_open()
         return self.timers.claim_seconds if claim else self.timers.turn_seconds
 
     async def _bot_move(self, index: int) -> None:
@@ -655,7 +651,7 @@ class Room:
             self._set_auto(seat, True)
 
     # -- restart ---------------------------------------------------------------------
-    def resume(self, session: GameSession, game_id: str, stored: int) -> None:
+    def resume(self, session: Session, game_id: str, stored: int) -> None:
         """Take over a game rebuilt from storage; store any lines the log was missing."""
         self.session = session
         self.game_id = game_id
@@ -678,20 +674,11 @@ class Room:
             self._arm()
 
 
-def default_action(session: GameSession, seat: int) -> int:
-    """What a seat does when its time runs out: pass a claim, else let the drawn tile go,
-    else the lowest-coded legal action (for mahjong: a discard)."""
+def default_action(session: Session, seat: int) -> int:
+    """What a seat does when its time runs out: the hand's own answer."""
     hand = session.hand
     assert hand is not None
-    legal = session.legal(seat)
-    by_name = {hand.action_str(a): a for a in legal}
-    if "pass" in by_name:
-        return by_name["pass"]
-    view = session.view(seat)
-    drawn = view.get("drawn")
-    if isinstance(drawn, str) and "d" + drawn in by_name:
-        return by_name["d" + drawn]
-    return min(legal)
+    return hand.default_action(seat)
 
 
 class RoomManager:
@@ -898,7 +885,7 @@ class RoomManager:
 
     async def _resume(self, game: StoredGame) -> Room:
         lines = await self.storage.lines(game.id)
-        session = GameSession.resume(lines)
+        session = Session.resume(lines, find_variant)
         setup = game.room
         timers = P.TimerSettings.model_validate(setup.get("timers", {}))
         seats = [

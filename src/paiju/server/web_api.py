@@ -11,8 +11,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 
-from paiju.server.game import GameSession, ResumeError
+from paiju.engine.session import ResumeError, Session
 from paiju.server.storage import Storage
+from paiju.variants import find_variant
 
 MAX_RECORD_BYTES = 4_000_000
 """An uploaded record larger than this is refused (a long Taixing match is ~1 MB)."""
@@ -96,11 +97,11 @@ def _frames_or_422(lines: list[dict[str, Any]]) -> dict[str, Any]:
 def replay_frames(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """Each state of the match after the deal and after every decision, with every seat's
     concealed tiles; the record is first checked line by line against the engine."""
-    GameSession.resume(lines)  # raises ResumeError on a tampered or foreign record
+    Session.resume(lines, find_variant)  # raises ResumeError on a tampered or foreign record
     head = lines[0]
     # resume() has validated the header, so the session can be rebuilt step by step
-    checked = GameSession.resume(lines[:1])
-    session = GameSession(checked.flow, checked.options, head["seed"], list(head["seats"]))
+    checked = Session.resume(lines[:1], find_variant)
+    session = Session(checked.flow, checked.options, head["seed"], list(head["seats"]))
     frames: list[dict[str, Any]] = []
 
     def capture(action: dict[str, Any] | None, events: list[Any]) -> None:

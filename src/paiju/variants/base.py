@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from paiju.components.boundedjson import preview
+
 
 class OptionError(ValueError):
     """An unknown option name or a value of the wrong type or range."""
@@ -34,14 +36,14 @@ def options_from_mapping(
     kwargs: dict[str, Any] = {}
     for name, value in values.items():
         if name not in fields:
-            raise OptionError(f"unknown option {name!r}")
+            raise OptionError(f"unknown option {preview(name)}")
         kwargs[name] = _coerce(name, hints[name], value)
         spec = specs.get(name) if specs is not None else None
         if spec is not None and isinstance(kwargs[name], int) and not isinstance(value, bool):
             if spec.minimum is not None and kwargs[name] < spec.minimum:
-                raise OptionError(f"option {name!r} must be at least {spec.minimum}")
+                raise OptionError(f"option {preview(name)} must be at least {spec.minimum}")
             if spec.maximum is not None and kwargs[name] > spec.maximum:
-                raise OptionError(f"option {name!r} must be at most {spec.maximum}")
+                raise OptionError(f"option {preview(name)} must be at most {spec.maximum}")
     try:
         return cls(**kwargs)
     except TypeError as exc:
@@ -53,7 +55,9 @@ def _coerce(name: str, hint: Any, value: Any) -> Any:
     if origin is typing.Literal:
         if value not in typing.get_args(hint):
             allowed = ", ".join(repr(a) for a in typing.get_args(hint))
-            raise OptionError(f"option {name!r} must be one of {allowed}, not {value!r}")
+            raise OptionError(
+                f"option {preview(name)} must be one of {allowed}, not {preview(value)}"
+            )
         return value
     if origin in (typing.Union, types.UnionType):
         errors = []
@@ -66,22 +70,24 @@ def _coerce(name: str, hint: Any, value: Any) -> Any:
                 return _coerce(name, arm, value)
             except OptionError as exc:
                 errors.append(str(exc))
-        raise OptionError(f"option {name!r}: bad value {value!r}")
+        raise OptionError(f"option {preview(name)}: bad value {preview(value)}")
     if isinstance(hint, type) and issubclass(hint, StrEnum):
         try:
             return hint(value)
         except ValueError:
             allowed = ", ".join(repr(m.value) for m in hint)
-            raise OptionError(f"option {name!r} must be one of {allowed}, not {value!r}") from None
+            raise OptionError(
+                f"option {preview(name)} must be one of {allowed}, not {preview(value)}"
+            ) from None
     if hint is bool:
         if not isinstance(value, bool):
-            raise OptionError(f"option {name!r} must be true or false, not {value!r}")
+            raise OptionError(f"option {preview(name)} must be true or false, not {preview(value)}")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionError(f"option {name!r} must be an integer, not {value!r}")
+            raise OptionError(f"option {preview(name)} must be an integer, not {preview(value)}")
         return value
-    raise OptionError(f"option {name!r} cannot be set from JSON")
+    raise OptionError(f"option {preview(name)} cannot be set from JSON")
 
 
 def options_to_mapping(options: Any) -> dict[str, Any]:

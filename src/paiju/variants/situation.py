@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from paiju.components.boundedjson import preview
 from paiju.components.notation import NotationError, parse_tile, parse_tiles
 from paiju.components.tiles import N_PLAYING_KINDS, Tile
-from paiju.engine.types import MAHJONG_FLAGS, MahjongWin, Meld, MeldType, WinType
+from paiju.engine.types import MahjongWin, Meld, MeldType, WinType
 from paiju.variants.base import OptionError, OptionSpec, options_from_mapping
 
 
@@ -21,6 +22,11 @@ class InputError(ValueError):
         super().__init__(f"{fieldname}: {problem}")
 
 
+MAX_STREAK = 30
+"""荒庄 in a row a situation may name: Taixing doubles per drawn hand, and 2**30 times a
+win is already beyond any table's stakes (a larger number would only build huge integers)."""
+
+
 def seat(obj: Mapping[str, Any], name: str, n_seats: int, *, optional: bool = False) -> int | None:
     value = obj.get(name)
     if value is None:
@@ -28,14 +34,14 @@ def seat(obj: Mapping[str, Any], name: str, n_seats: int, *, optional: bool = Fa
             return None
         raise InputError(name, "missing seat")
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n_seats:
-        raise InputError(name, f"seat must be an integer 0…{n_seats - 1}, not {value!r}")
+        raise InputError(name, f"seat must be an integer 0…{n_seats - 1}, not {preview(value)}")
     return value
 
 
 def tiles_field(obj: Mapping[str, Any], name: str, *, default: str | None = None) -> list[Tile]:
     value = obj.get(name, default)
     if not isinstance(value, str):
-        raise InputError(name, f"expected a tile string, not {value!r}")
+        raise InputError(name, f"expected a tile string, not {preview(value)}")
     try:
         return parse_tiles(value)
     except NotationError as exc:
@@ -56,7 +62,33 @@ def options_field(
         raise InputError("options", str(exc)) from None
 
 
-def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> MahjongWin:
+FLAG_OWNERS: dict[str, str] = {
+    "kong_replacement": "jiaxing taixing",
+    "after_kong_discard": "jiaxing",
+    "last_tile": "jiaxing",
+    "heavenly": "jiaxing taixing",
+    "earthly": "jiaxing",
+    "human": "jiaxing",
+    "multiple_winners": "jiaxing taixing",
+    "ready_at_deal": "taixing",
+    "declared_ready": "jiaxing",
+}
+"""Which games know each win flag: a game refuses the flags of another the same way."""
+
+
+def check_flags_known(flags: list[str], variant: str) -> None:
+    """Every flag must be one ``variant`` knows (exit 2 naming ``flags``)."""
+    for flag in flags:
+        owners = FLAG_OWNERS.get(flag)
+        if owners is None:
+            raise InputError("flags", f"unknown flag {preview(flag)}")
+        if variant not in owners.split():
+            raise InputError(
+                "flags", f"{flag!r} is a {owners.split()[0]} flag; {variant} does not know it"
+            )
+
+
+def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool, variant: str) -> MahjongWin:
     """Read the Jiaxing/Taixing situation into a :class:`MahjongWin` (exit-2 checks only)."""
     dealer = seat(obj, "dealer", 4)
     winner = seat(obj, "winner", 4)
@@ -78,7 +110,9 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
         try:
             mtype = MeldType(str(m.get("type")))
         except ValueError:
-            raise InputError(f"{where}.type", f"unknown meld type {m.get('type')!r}") from None
+            raise InputError(
+                f"{where}.type", f"unknown meld type {preview(m.get('type'))}"
+            ) from None
         tiles = tiles_field(m, "tiles") if "tiles" in m else []
         if mtype is MeldType.CHI:
             run = sorted(tiles)
@@ -105,6 +139,15 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
         for t in tiles:
             counts[t] += 1
         melds.append(Meld(mtype, tiles[0], source))
+    flags_given = obj.get("flags", [])
+    if isinstance(flags_given, list) and "kong_replacement" in flags_given:
+        kong_at = [i for i, m in enumerate(melds) if m.is_kong]
+        if kong_at and kong_at[-1] != len(melds) - 1:
+            raise InputError(
+                f"melds[{kong_at[-1] + 1}]",
+                "listed after the last kong, but 'kong_replacement' (flags) wins on that"
+                " kong's replacement: melds are listed in the order they were made",
+            )
     for k, n in enumerate(counts):
         if n > 4:
             raise InputError("hand", f"{n} × {Tile(k)} ({Tile(k).zh}), but only 4 exist")
@@ -129,7 +172,7 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
     try:
         win_type = WinType(str(obj.get("win_type")))
     except ValueError:
-        raise InputError("win_type", f"unknown win type {obj.get('win_type')!r}") from None
+        raise InputError("win_type", f"unknown win type {preview(obj.get('win_type'))}") from None
     source = None
     if win_type is not WinType.SELF_DRAW:
         source = seat(obj, "from", 4)
@@ -140,18 +183,17 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
     flags_raw = obj.get("flags", [])
     if not isinstance(flags_raw, list) or not all(isinstance(f, str) for f in flags_raw):
         raise InputError("flags", "expected a list of strings")
-    unknown = [f for f in flags_raw if f not in MAHJONG_FLAGS]
-    if unknown:
-        raise InputError("flags", f"unknown flag {unknown[0]!r}")
+    check_flags_known(flags_raw, variant)
     streak = obj.get("draw_streak", 0)
-    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
-        raise InputError("draw_streak", "expected a non-negative integer")
+    if isinstance(streak, bool) or not isinstance(streak, int) or not 0 <= streak <= MAX_STREAK:
+        raise InputError("draw_streak", f"expected an integer 0…{MAX_STREAK}")
     leopard = obj.get("leopard", False)
     if not isinstance(leopard, bool):
         raise InputError("leopard", "expected true or false")
+    winners = _discard_winners(obj, win_type, flags_raw)
     chain = obj.get("kong_chain", 1)
-    if isinstance(chain, bool) or not isinstance(chain, int) or chain < 1:
-        raise InputError("kong_chain", "expected a positive integer")
+    if isinstance(chain, bool) or not isinstance(chain, int) or not 1 <= chain <= 4:
+        raise InputError("kong_chain", "expected an integer 1…4 (a hand holds at most 4 kongs)")
     concealed = [0] * N_PLAYING_KINDS
     for t in hand:
         concealed[t] += 1
@@ -163,9 +205,37 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
         win_tile=win_tile,
         win_type=win_type,
         source=source,
-        flags=frozenset(flags_raw),
         flowers=tuple(flowers),
         draw_streak=streak,
         leopard=leopard,
         kong_chain=chain,
+        discard_winners=winners,
+        flags=frozenset(flags_raw) | ({"multiple_winners"} if winners > 1 else set()),
     )
+
+
+def _discard_winners(obj: Mapping[str, Any], win_type: WinType, flags: list[str]) -> int:
+    """``discard_winners``: how many won on this discard (this winner included).
+
+    The flag ``multiple_winners`` alone, without the number, is read as 一炮三响 (three),
+    the case the flag was defined for."""
+    raw = obj.get("discard_winners")
+    flagged = "multiple_winners" in flags
+    if raw is None:
+        return 3 if flagged and win_type is not WinType.SELF_DRAW else 1
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 3:
+        raise InputError("discard_winners", f"expected 1, 2 or 3 winners, not {raw!r}")
+    if win_type is WinType.SELF_DRAW and raw != 1:
+        raise InputError("discard_winners", "a self-drawn win has one winner")
+    if flagged and raw == 1:
+        raise InputError("discard_winners", "the flag 'multiple_winners' says more than one")
+    return raw
+
+
+def check_winner_cap(win: MahjongWin, cap: int | None) -> None:
+    """The option ``max_winners_per_discard`` bounds ``discard_winners``."""
+    if cap is not None and win.discard_winners > cap:
+        raise InputError(
+            "discard_winners",
+            f"{win.discard_winners} winners, but max_winners_per_discard is {cap}",
+        )

@@ -144,6 +144,10 @@ class Variant(ABC):
         """(hands, rounds): a fixed number of hands, or else this many wind rounds."""
         return options.hands, options.rounds
 
+    def play_on(self, options: Any, carry: dict[str, Any], extra_hands: int) -> bool:
+        """Past the planned end of a match, must another hand be played? (No, by default.)"""
+        return False
+
     @abstractmethod
     def for_seat(self, event: Event, seat: int | None) -> dict[str, Any]:
         """The JSON of ``event`` as ``seat`` may see it (None: a spectator)."""

@@ -9,10 +9,10 @@ from paiju.components.cards import Card, full_deck
 from paiju.engine.types import MeldType, WinType
 from paiju.variants.qinger.options import STAKE_FORMS
 from paiju.variants.qinger.scoring import (
-    QingerHand,
     QingerMeld,
     QingerPlayer,
     QingerResult,
+    QingerSituation,
     can_win,
     hand_value_before_multipliers,
     score_hand,
@@ -56,7 +56,7 @@ def test_exhausted_stock_is_zero_sum(
         hand = [c for c in chunk if not c.is_flower]
         flowers = [c for c in chunk if c.is_flower]
         players.append(QingerPlayer.from_cards(hand, flowers=flowers, knocked=knocked[seat]))
-    hand_ = QingerHand(dealer, indicator, tuple(players), stakes=stakes)
+    hand_ = QingerSituation(dealer, indicator, tuple(players), stakes=stakes)
     result = score_hand(hand_)
     _check_ledger(result)
     assert all(score >= 0 for score in result.scores)
@@ -127,7 +127,7 @@ def test_wins_are_zero_sum_and_respect_the_threshold(
         QingerPlayer.from_cards([], knocked=knocked[1]),
         QingerPlayer.from_cards([], knocked=knocked[2]),
     )
-    situation = QingerHand(
+    situation = QingerSituation(
         0, indicator, (winner, *others), 0, WinType.SELF_DRAW, win_card, stakes=stakes
     )
     value = hand_value_before_multipliers(situation)

@@ -14,9 +14,9 @@ from paiju.variants.base import OptionError, options_from_mapping
 from paiju.variants.qinger.items import ITEMS
 from paiju.variants.qinger.options import DEFAULT_OPTIONS, QingerOptions
 from paiju.variants.qinger.scoring import (
-    QingerHand,
     QingerMeld,
     QingerPlayer,
+    QingerSituation,
     can_win,
     hand_value_before_multipliers,
     jian_pai_ranks,
@@ -48,9 +48,9 @@ def win(
     win_card: str,
     indicator: str = "5h",
     others: tuple[QingerPlayer, QingerPlayer] | None = None,
-) -> QingerHand:
+) -> QingerSituation:
     rest = others or (player("6s"), player("6h"))
-    return QingerHand(
+    return QingerSituation(
         dealer=0,
         indicator=parse_card(indicator),
         players=(winner_player, *rest),
@@ -122,13 +122,13 @@ def test_meld_and_player_validation() -> None:
 def test_hand_validation() -> None:
     p = player("123s")
     with pytest.raises(ValueError, match="3 players"):
-        QingerHand(0, Card.H5, (p, p))
+        QingerSituation(0, Card.H5, (p, p))
     with pytest.raises(ValueError, match="include the winning card"):
-        QingerHand(0, Card.H5, (p, p, p), 0, WinType.SELF_DRAW, Card.S9)
+        QingerSituation(0, Card.H5, (p, p, p), 0, WinType.SELF_DRAW, Card.S9)
     with pytest.raises(ValueError, match="discarder"):
-        QingerHand(0, Card.H5, (p, p, p), 0, WinType.DISCARD, Card.S1, source=0)
+        QingerSituation(0, Card.H5, (p, p, p), 0, WinType.DISCARD, Card.S1, source=0)
     with pytest.raises(ValueError, match="self-draw or by discard"):
-        QingerHand(0, Card.H5, (p, p, p), 0, WinType.ROBBED_KONG, Card.S1, source=1)
+        QingerSituation(0, Card.H5, (p, p, p), 0, WinType.ROBBED_KONG, Card.S1, source=1)
 
 
 # -- options -------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_partial_san_hong_only_for_the_winner() -> None:
     other = player(
         "KhKc", (QingerMeld.of(MeldType.PONG, Card.HJ, 0), QingerMeld.of(MeldType.PONG, Card.HQ, 2))
     )
-    hand = QingerHand(0, Card.H5, (player("123s"), other, player("6h")))
+    hand = QingerSituation(0, Card.H5, (player("123s"), other, player("6h")))
     result = score_hand(hand)
     assert "san_hong" not in ids(result.items[1])
     # two 见牌 pongs 8 → 10, ♣K held by 下家 (not their card) 10
@@ -237,7 +237,7 @@ def test_threshold_on_set_points() -> None:
 
 
 def test_helpers_need_a_winner() -> None:
-    hand = QingerHand(0, Card.H5, (player(), player(), player()))
+    hand = QingerSituation(0, Card.H5, (player(), player(), player()))
     with pytest.raises(ValueError):
         can_win(hand)
     with pytest.raises(ValueError):
@@ -268,7 +268,7 @@ def test_equal_scores_pay_nothing() -> None:
 
 
 def test_exhausted_stock_settles_always_scored_items() -> None:
-    hand = QingerHand(
+    hand = QingerSituation(
         1,
         Card.H5,
         (player(flowers="BJ", knocked=True), player("KhKhKh"), player("23s", takeoffs=("1111s",))),
@@ -293,7 +293,7 @@ def test_several_winners_on_one_discard_option() -> None:
     first = player("123s456s789s123h456h789h234c55c", flowers="BJ", knocked=True)
     second = player("JhJhJhQhQhQh123s456s789s123h456h55c", flowers="SJ")
     discarder = player("6c")
-    hand = QingerHand(
+    hand = QingerSituation(
         0, Card.H5, (first, second, discarder), 0, WinType.DISCARD, Card.C5, 2, also_won=(1,)
     )
     with pytest.raises(ValueError, match="one_winner_per_discard"):

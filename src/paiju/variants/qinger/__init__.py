@@ -7,10 +7,10 @@ Scoring and the ``paiju score`` calculator live here; the engine calls
 
 from paiju.variants.qinger.options import DEFAULT_OPTIONS, QingerOptions
 from paiju.variants.qinger.scoring import (
-    QingerHand,
     QingerMeld,
     QingerPlayer,
     QingerResult,
+    QingerSituation,
     can_win,
     hand_value_before_multipliers,
     jian_pai_ranks,
@@ -20,11 +20,11 @@ from paiju.variants.qinger.scoring import (
 
 __all__ = [
     "DEFAULT_OPTIONS",
-    "QingerHand",
     "QingerMeld",
     "QingerOptions",
     "QingerPlayer",
     "QingerResult",
+    "QingerSituation",
     "can_win",
     "hand_value_before_multipliers",
     "jian_pai_ranks",

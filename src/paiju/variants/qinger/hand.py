@@ -41,7 +41,7 @@ from paiju.components.cards import DECK_SIZE, N_CARD_KINDS, N_MELD_KINDS, Card, 
 from paiju.components.notation import NotationError, format_cards, parse_card, parse_cards
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
-from paiju.engine.types import MeldType, Payment, WinType
+from paiju.engine.types import MeldType, Payment, Refusal, WinType
 from paiju.variants.qinger import scoring as S
 from paiju.variants.qinger.options import QingerOptions
 
@@ -326,7 +326,9 @@ class QingerHand:
             self._start_play()
 
     def _takeoff_options(self, seat: int) -> list[int]:
-        out = [TAKEOFF + k for k, n in enumerate(self.kinds[seat]) if n == 4]
+        # Q6: four of one suit and rank; the face kinds (3 ♥ + 1 ♣) only by the option
+        faces = self.options.takeoff_face_quads_by_rank
+        out = [TAKEOFF + k for k, n in enumerate(self.kinds[seat]) if n == 4 and (k < 27 or faces)]
         fl = self.flowers[seat]
         if fl.count(Card.BJ) == 3 and fl.count(Card.SJ) == 2:
             out.append(TAKEOFF_JOKERS)
@@ -424,6 +426,89 @@ class QingerHand:
             # the last card in was melded or set aside: any card in hand stands for it
             card = next(k for k in range(27 + 6) if self.counts[seat][k])
         return card
+
+    # -- what the rings ask the hand --------------------------------------------------
+    def claim_window_open(self) -> bool:
+        """A claim window is waiting for answers (shown only to the seats it asks)."""
+        return self.phase == CLAIM
+
+    def default_action(self, seat: int) -> int:
+        """What ``seat`` does when its time runs out: pass (a claim, a knock, a takeoff),
+        else let the drawn card go, else the lowest legal discard."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise IllegalActionError(f"seat {seat} has nothing to do now")
+        if PASS in legal:
+            return PASS
+        if self.drawn >= 0 and self.drawn in legal:
+            return self.drawn
+        return min(legal)
+
+    def events_for(self, seat: int | None, events: Sequence[Event]) -> list[dict[str, Any]]:
+        """The JSON of ``events`` as ``seat`` may see them (None: a spectator)."""
+        return [for_seat(e, seat) for e in events]
+
+    def unseen_counts(self, seat: int) -> list[int]:
+        """Copies of each card kind ``seat`` has not seen: the deck less its own cards,
+        every meld, discard, flower and takeoff, and the 见张 once it is turned up."""
+        left = [0] * N_CARD_KINDS
+        for card in full_deck():
+            left[int(card)] += 1
+        for k, n in enumerate(self.counts[seat]):
+            left[k] -= n
+        for s in range(self.n_seats):
+            for m in self.melds[s]:
+                for card in m.cards:
+                    left[int(card)] -= 1
+            for group in (self.discards[s], self.flowers[s]):
+                for c in group:
+                    left[c] -= 1
+            for shown in self.takeoffs[s]:
+                for c in shown:
+                    left[c] -= 1
+        if self.revealed and self.head < len(self.stock):
+            left[self.indicator] -= 1
+        return [max(0, n) for n in left]
+
+    def wait_facts(self, seat: int) -> list[dict[str, Any]]:
+        """``seat``'s waits (a hand one card short, in play): each card that completes it,
+        the copies ``seat`` has not seen, and for a self-draw and for a discard None if
+        the win would be legal now, else why not (below the gate); ``value`` is the
+        total the gate compares (the running score against the threshold)."""
+        if self.phase in (KNOCK_PHASE, END) or seat not in self.players:
+            return []
+        kinds = self.kinds[seat]
+        declared = self.declared[seat]
+        if sum(kinds) != 3 * (7 - declared) + 1:
+            return []
+        unseen = self.unseen_counts(seat)
+        below = S.threshold_reason(self.options)
+        out = []
+        for kind in QINGER.waits(bytes(kinds), declared):
+            for card in (c for c in range(N_CARD_KINDS) if MELD_KIND[c] == kind):
+                facts: dict[str, Any] = {"card": CARD_STR[card], "left": unseen[card]}
+                for key, how in (("self_draw", WinType.SELF_DRAW), ("discard", WinType.DISCARD)):
+                    source = -1 if how is WinType.SELF_DRAW else self.next_seat[seat]
+                    situation = self._imagined(seat, how, card, source)
+                    facts[key] = (
+                        None
+                        if S.can_win(situation, self.options)
+                        else Refusal("below_threshold", *below).to_json()
+                    )
+                    if how is WinType.SELF_DRAW:
+                        facts["value"] = S.hand_value_before_multipliers(situation, self.options)
+                out.append(facts)
+        return out
+
+    def _imagined(self, seat: int, how: WinType, card: int, source: int) -> S.QingerSituation:
+        """The scoring situation if ``card`` came to ``seat`` now by ``how``."""
+        if how is WinType.SELF_DRAW:
+            self.counts[seat][card] += 1
+            try:
+                return self._scoring_hand([seat], how, card, source)
+            finally:
+                self.counts[seat][card] -= 1
+        return self._scoring_hand([seat], how, card, source)
 
     # -- apply ---------------------------------------------------------------------
     def apply(self, action: int, seat: int | None = None) -> list[Event]:
@@ -694,18 +779,18 @@ class QingerHand:
 
     def _scoring_hand(
         self, winners: list[int], how: WinType | None, card: int, source: int
-    ) -> S.QingerHand:
+    ) -> S.QingerSituation:
         """The scoring module's picture of this hand, in its seat numbers (dealer = 0)."""
         extra = card if how is WinType.DISCARD else -1
         players = tuple(self._player(s, extra if s in winners else -1) for s in self.players)
         if not winners:
-            return S.QingerHand(
+            return S.QingerSituation(
                 dealer=0,
                 indicator=Card(self.indicator),
                 players=players,
                 stakes=self.options.stakes,
             )
-        return S.QingerHand(
+        return S.QingerSituation(
             dealer=0,
             indicator=Card(self.indicator),
             players=players,
@@ -811,12 +896,15 @@ class QingerHand:
                     [c for c in range(N_CARD_KINDS) for _ in range(self.counts[s][c])]
                 )
             players.append(info)
+        # a claim window is shown only to the seats it asks (see MahjongHand.view)
+        window = self.phase == CLAIM
+        asked = seat is not None and seat in self.to_act()
         out: dict[str, Any] = {
             "variant": "qinger",
             "seat": seat,
             "dealer": self.dealer,
             "sitting_out": self.sitting_out if self.sitting_out >= 0 else None,
-            "phase": PHASE_NAMES[self.phase],
+            "phase": "wait" if window and not asked else PHASE_NAMES[self.phase],
             "current": self.current,
             "stock_left": self.stock_left,
             "indicator": CARD_STR[self.indicator] if self.revealed else None,
@@ -824,16 +912,22 @@ class QingerHand:
             if self.revealed
             else None,
             "players": players,
-            "to_act": self.to_act(),
+            "to_act": ([seat] if asked else []) if window else self.to_act(),
             "legal_actions": [to_str(a) for a in self.legal_actions(seat)]
             if seat is not None
             else [],
             "net": self.net(),
+            "gate": {
+                "threshold": self.options.win_threshold,
+                "strict": self.options.win_threshold_strict,
+            },
         }
         if seat is not None and seat == self.current and self.phase == ACT and self.drawn >= 0:
             out["drawn"] = CARD_STR[self.drawn]
-        if self.phase == CLAIM:
+        if window and asked:
             out["claim_card"] = CARD_STR[self.claim_card]
+        if seat is not None:
+            out["waits"] = self.wait_facts(seat)
         out["events"] = [for_seat(e, seat) for e in self.log[-8:]]
         return out
 

@@ -76,9 +76,15 @@ def is_joker_takeoff(cards: Sequence[Card]) -> bool:
     return sorted(cards) == list(FIVE_JOKERS)
 
 
-def is_quad_takeoff(cards: Sequence[Card]) -> bool:
-    """Four cards of one meld kind (face cards by rank, QA6)."""
-    return len(cards) == 4 and len({c.meld_kind for c in cards}) == 1 and cards[0].meld_kind >= 0
+def is_quad_takeoff(cards: Sequence[Card], *, by_rank: bool = False) -> bool:
+    """Q6 「4張花色相同并且同字」: four cards of one suit and rank. ``by_rank`` also takes
+    four face cards of one rank whatever their suits (♥K♥K♥K♣K, the option
+    ``takeoff_face_quads_by_rank``); a number card's suit is always part of its kind."""
+    if len(cards) != 4 or cards[0].meld_kind < 0:
+        return False
+    if by_rank:
+        return len({c.meld_kind for c in cards}) == 1
+    return len(set(cards)) == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +106,8 @@ class QingerPlayer:
         if len(self.concealed) != N_CARD_KINDS or min(self.concealed) < 0:
             raise ValueError(f"concealed must be {N_CARD_KINDS} non-negative counts")
         for t in self.takeoffs:
-            if not (is_quad_takeoff(t) or is_joker_takeoff(t)):
+            # the looser by-rank test: whether face quads may take off is the options' call
+            if not (is_quad_takeoff(t, by_rank=True) or is_joker_takeoff(t)):
                 raise ValueError("a takeoff is four alike or all five jokers")
 
     @classmethod
@@ -161,7 +168,7 @@ class QingerPlayer:
 
 
 @dataclass(frozen=True, slots=True)
-class QingerHand:
+class QingerSituation:
     """The end of one hand. Seats 0–2 are numbered in play order; ``winner`` is
     ``None`` when the stock ran out. ``source`` is the discarder of a discard win."""
 
@@ -389,7 +396,7 @@ class _Common:
     partial_san_hong: bool
 
 
-def _common(hand: QingerHand, seat: int, options: QingerOptions) -> _Common:
+def _common(hand: QingerSituation, seat: int, options: QingerOptions) -> _Common:
     player = hand.players[seat]
     seen = jian_pai_ranks(hand.indicator)
     joker_jian = is_joker_indicator(hand.indicator, options)
@@ -441,7 +448,7 @@ _WAIT_ITEMS = {Wait.SINGLE: "dan_diao", Wait.EDGE: "bian_zhang", Wait.CLOSED: "q
 _WEN_QIAN = {1: "wen_qian", 2: "liang_wen_qian", 3: "san_wen_qian", 4: "si_wen_qian"}
 
 
-def _winner_readings(hand: QingerHand, seat: int) -> list[Reading]:
+def _winner_readings(hand: QingerSituation, seat: int) -> list[Reading]:
     assert hand.win_card is not None
     player = hand.players[seat]
     if player.declared > 7:
@@ -452,7 +459,7 @@ def _winner_readings(hand: QingerHand, seat: int) -> list[Reading]:
 
 
 def _score_reading(
-    hand: QingerHand, seat: int, common: _Common, reading: Reading, options: QingerOptions
+    hand: QingerSituation, seat: int, common: _Common, reading: Reading, options: QingerOptions
 ) -> _Scored:
     player = hand.players[seat]
     dec = reading.decomposition
@@ -491,7 +498,7 @@ def _score_reading(
     return _finish(common, win, multipliers, options)
 
 
-def _best_win(hand: QingerHand, seat: int, options: QingerOptions) -> _Scored | None:
+def _best_win(hand: QingerSituation, seat: int, options: QingerOptions) -> _Scored | None:
     """The winner's best reading: one that passes the threshold, then the highest score."""
     readings = _winner_readings(hand, seat)
     if not readings:
@@ -508,7 +515,7 @@ def _best_win(hand: QingerHand, seat: int, options: QingerOptions) -> _Scored | 
 
 
 def hand_value_before_multipliers(
-    hand: QingerHand, options: QingerOptions = DEFAULT_OPTIONS
+    hand: QingerSituation, options: QingerOptions = DEFAULT_OPTIONS
 ) -> int | None:
     """The winner's pre-multiplier total in the reading that is scored (the one that
     passes the threshold and scores most), or ``None`` if the hand is not complete."""
@@ -518,7 +525,7 @@ def hand_value_before_multipliers(
     return None if best is None else best.before_multipliers
 
 
-def can_win(hand: QingerHand, options: QingerOptions = DEFAULT_OPTIONS) -> bool:
+def can_win(hand: QingerSituation, options: QingerOptions = DEFAULT_OPTIONS) -> bool:
     """Complete (7 sets + pair) and over the threshold (QA7): may ``hand.winner`` 胡?"""
     if hand.winner is None:
         raise ValueError("can_win needs a winner")
@@ -550,7 +557,7 @@ def settle_pairwise(
     return tuple(out)
 
 
-def score_hand(hand: QingerHand, options: QingerOptions = DEFAULT_OPTIONS) -> QingerResult:
+def score_hand(hand: QingerSituation, options: QingerOptions = DEFAULT_OPTIONS) -> QingerResult:
     """Score every player and settle the hand (or explain why the win is not valid)."""
     if hand.also_won and options.one_winner_per_discard:
         raise ValueError("several winners need the option one_winner_per_discard = false")

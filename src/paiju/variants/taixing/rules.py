@@ -53,6 +53,7 @@ class TaixingRules(MahjongRules):
         self.draw_streak = draw_streak
         self.max_winners = self.options.max_winners_per_discard
         self.ready_declaration = self.options.tian_ting == "ready_at_deal"
+        self.ready_at_deal_others = self.options.tian_ting_seats == "every_seat"
 
     def tiles(self) -> list[int]:
         # 144: the 136 playing tiles and each of the eight flowers once

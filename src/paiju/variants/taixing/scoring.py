@@ -311,7 +311,7 @@ def _best(win: MahjongWin, options: TaixingOptions) -> _Evaluation | WinResult:
         return WinResult.invalid("不成胡牌牌型", "not a winning shape")
     lacks = lacks_a_suit(win.concealed, win.melds)
     if not lacks and not hua_hu:
-        return WinResult.invalid("未缺门", "hand does not lack a suit")
+        return WinResult.invalid("未缺门", "hand does not lack a suit", "no_missing_suit")
     if not lacks or not readings:
         # 花胡 on its own: no shape, no missing suit, won on drawing the eighth flower
         if not win.self_drawn:
@@ -328,6 +328,7 @@ def _best(win: MahjongWin, options: TaixingOptions) -> _Evaluation | WinResult:
         return WinResult.invalid(
             f"花数不足：{how_zh}需{need}花，只有{have}花",
             f"not enough flowers: {need} needed on {how_en}, {have} held",
+            "too_few_flowers",
         )
     return max(allowed, key=lambda e: (e.per_payer, e.fan_total))
 

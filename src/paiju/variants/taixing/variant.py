@@ -57,6 +57,11 @@ class TaixingVariant(Variant):
             return keeps, {"draw_streak": carry.get("draw_streak", 0) + 1}
         return hand.dealer in hand.winners, {"draw_streak": 0}
 
+    def play_on(self, options: TaixingOptions, carry: dict[str, Any], extra_hands: int) -> bool:
+        """T9: past the planned end, a drawn last hand is followed by another (doubled),
+        up to ``max_extra_hands`` of them."""
+        return carry.get("draw_streak", 0) > 0 and extra_hands < options.max_extra_hands
+
     def for_seat(self, event: Event, seat: int | None) -> dict[str, Any]:
         return for_seat(event, seat)
 

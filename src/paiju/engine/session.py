@@ -1,7 +1,9 @@
-"""One match driven decision by decision, producing the record lines as it goes.
+"""The one session driver: a match driven decision by decision, producing the record lines as
+it goes, and the one replayer built on it.
 
 :func:`paiju.engine.match.play_hand` pulls decisions from players; a server is pushed them by
-sockets and bots at any moment, so :class:`GameSession` inverts that loop. It emits exactly
+sockets and bots at any moment, and a terminal by a person, so :class:`Session` inverts that
+loop; the server, the terminal and :func:`record_match` all drive one. It emits exactly
 the lines :func:`paiju.engine.record.record_match` would (through the same
 :class:`~paiju.engine.record.RecordWriter`), which is what lets ``paiju replay`` verify a
 stored game and lets a restarted server rebuild a table from its header and decisions.
@@ -14,18 +16,23 @@ no events before the last answer anyway, so nobody can tell.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from paiju.components.boundedjson import preview
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, for_seat
 from paiju.engine.match import Hand, HandSummary, Match
-from paiju.engine.record import RecordWriter, header
+from paiju.engine.record import FindGame, RecordWriter, header, same_json
 
 
 class ResumeError(ValueError):
     """Stored lines that the engine does not reproduce (a foreign or damaged log)."""
+
+    def __init__(self, problem: str, line: int | None = None) -> None:
+        self.problem = problem
+        self.line = line
+        super().__init__(problem if line is None else f"line {line}: {problem}")
 
 
 @dataclass
@@ -39,7 +46,7 @@ class Step:
     match_ended: bool = False
 
 
-class GameSession:
+class Session:
     """A match plus its record, advanced by :meth:`act`, :meth:`start_hand`, :meth:`end_hand`."""
 
     def __init__(self, flow: Any, options: Any, seed: int, seats: list[str]) -> None:
@@ -55,8 +62,6 @@ class GameSession:
         """Counts every change of what may be done; a client may quote it to avoid
         acting on a state it has not seen."""
         self.finished = False
-        self.hide: SeatFilter = for_seat
-        """How this game's events are filtered for a seat (set from the first hand)."""
         self._step = Step()
         self._writer = RecordWriter(self._sink)
 
@@ -89,7 +94,6 @@ class GameSession:
             raise IllegalActionError("a hand is in progress or the match is over")
         hand = self.match.new_hand()
         self.hand = hand
-        self.hide = self.flow.for_seat
         self.held = {}
         self._emit(("hand", len(self.match.hands), hand))
         for ev in hand.log:
@@ -167,15 +171,18 @@ class GameSession:
         return self._take()
 
     # -- what a seat may see -------------------------------------------------------
+    def events_for(self, seat: int | None, events: list[Event]) -> list[dict[str, Any]]:
+        """The JSON of ``events`` as ``seat`` may see them (the hand's own filter)."""
+        if self.hand is not None:
+            return self.hand.events_for(seat, events)
+        return [for_seat(ev, seat) for ev in events]
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """The engine's view for ``seat`` (None: spectator), or a between-hands stub."""
         hand = self.hand
         if hand is None:
             return {"phase": "between_hands" if not self.finished else "finished"}
-        view_fn = getattr(hand, "view", None)
-        if view_fn is None:
-            raise TypeError(f"{type(hand).__name__} has no view(seat)")
-        out: dict[str, Any] = view_fn(seat)
+        out: dict[str, Any] = hand.view(seat)
         if seat is not None and "legal_actions" in out and seat in self.held:
             out["legal_actions"] = []
         return out
@@ -212,7 +219,7 @@ class GameSession:
 
     # -- rebuilding ------------------------------------------------------------------
     @classmethod
-    def resume(cls, lines: list[dict[str, Any]]) -> GameSession:
+    def resume(cls, lines: list[dict[str, Any]], find_game: FindGame) -> Session:
         """Rebuild a session from stored record lines by re-running the engine.
 
         Every stored line must match what the engine regenerates; the stored log may stop
@@ -220,15 +227,13 @@ class GameSession:
         missing tail is in ``session.lines`` afterwards. The last hand is left as it was: in
         progress, or finished but not yet ended, or (after ``hand_end``) not yet dealt.
         """
-        from paiju.variants import UnknownVariantError, find_variant
-
         if not lines:
             raise ResumeError("no header")
         head = lines[0]
         try:
-            flow = find_variant(head.get("variant"))
-        except UnknownVariantError:
-            raise ResumeError(f"unknown variant {head.get('variant')!r}") from None
+            flow = find_game(head.get("variant"))
+        except ValueError:
+            raise ResumeError(f"unknown variant {preview(head.get('variant'))}") from None
         try:
             options = flow.parse_options(head.get("options") or {})
         except ValueError as exc:
@@ -253,18 +258,9 @@ class GameSession:
                         raise IllegalActionError("no seat")
                     session.act(seat, code)
                 except (IllegalActionError, InvalidActionError) as exc:
-                    raise ResumeError(f"line {number}: {exc}") from None
+                    raise ResumeError(str(exc), number) from None
             if len(session.lines) < number:
-                raise ResumeError(f"line {number}: the engine produced nothing here")
-            if session.lines[number - 1] != line:
-                raise ResumeError(f"line {number} differs from what the engine produces")
+                raise ResumeError("the engine produced nothing here", number)
+            if not same_json(session.lines[number - 1], line):
+                raise ResumeError("differs from what the engine produces", number)
         return session
-
-
-SeatFilter = Callable[[Event, "int | None"], dict[str, Any]]
-
-
-def events_for(
-    events: list[Event], seat: int | None, hide: SeatFilter = for_seat
-) -> list[dict[str, Any]]:
-    return [hide(ev, seat) for ev in events]
