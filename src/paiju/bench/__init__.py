@@ -53,6 +53,7 @@ REGISTRY: dict[str, BenchFn] = {}
 EXTRA_MODULES: list[str] = [
     "paiju.bench.selfplay",
     "paiju.bench.bots",
+    "paiju.bench.wild",
     "paiju.server.load",
     "paiju.bench.rl",
 ]
