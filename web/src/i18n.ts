@@ -153,6 +153,7 @@ const TEXT: Record<string, [string, string]> = {
   "bot.random": ["简单", "easy"],
   "bot.greedy": ["普通", "normal"],
   "bot.strong": ["强", "strong"],
+  "bot.learned": ["学习型", "learned"],
   "src.next": ["下家", "right"],
   "src.across": ["对家", "across"],
   "src.prev": ["上家", "left"],

@@ -19,7 +19,7 @@ export function itemName(items: ItemNames, variant: string, id: string, fallback
   return row.en + extra;
 }
 
-const LEVEL_KEYS: Record<string, string> = { random: "bot.random", greedy: "bot.greedy", strong: "bot.strong" };
+const LEVEL_KEYS: Record<string, string> = { random: "bot.random", greedy: "bot.greedy", strong: "bot.strong", learned: "bot.learned" };
 
 /** 简单 / 普通 / 强 for the server's bot levels; an unknown level shows as the server names it. */
 export function botLevelName(lang: Lang, level: string | null | undefined): string {
