@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 # The extras `make` installs. Their packages are pinned with hashes in requirements/lock.txt:
 # after changing this line or an extra in pyproject.toml, run `make lock` (scripts/lock.sh).
-EXTRAS := dev,bench,server,tui,charts,rl,cluster
+EXTRAS := dev,bench,server,tui,charts,rl,openspiel,cluster
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
