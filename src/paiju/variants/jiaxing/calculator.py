@@ -1,4 +1,4 @@
-"""``paiju score`` for Jiaxing (``../shared/spec/score-cli.md``): JSON in, JSON out.
+"""``paiju score`` for Jiaxing (``docs/spec/score-cli.md``): JSON in, JSON out.
 
 Everything past the input checks is :func:`paiju.variants.jiaxing.scoring.score_win`, the
 function the engine settles hands with. Beyond the shared flags, Jiaxing accepts

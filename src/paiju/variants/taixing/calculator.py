@@ -1,4 +1,4 @@
-"""``paiju score`` for ``"variant": "taixing"`` (``../shared/spec/score-cli.md``).
+"""``paiju score`` for ``"variant": "taixing"`` (``docs/spec/score-cli.md``).
 
 Reads the situation, rejects malformed input with an :class:`InputError` naming the field
 (exit 2), and reports :func:`score_win`'s answer: the items, the net win settlement, and
