@@ -2,7 +2,8 @@
 
 Everything past the input checks is :func:`paiju.variants.jiaxing.scoring.score_win`, the
 function the engine settles hands with. Beyond the shared flags, Jiaxing accepts
-``declared_ready`` (报听, J22) when the option ``ting_declaration`` is on.
+``declared_ready`` (报听, J22) when the option ``ting_declaration`` is on, and the field
+``hun`` (the turned-up 混儿 indicator) with the option ``hun`` (rule book §11.4).
 """
 
 from __future__ import annotations
@@ -11,8 +12,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from paiju.calculator import InputError, check_winner_cap, options_field, parse_mahjong_win
+from paiju.calculator import (
+    InputError,
+    check_winner_cap,
+    options_field,
+    parse_mahjong_win,
+    tiles_field,
+)
 from paiju.variants.base import MahjongWin, MeldType, WinType, net
+from paiju.variants.jiaxing.hun import wild_kinds
 from paiju.variants.jiaxing.options import JiaxingOptions
 from paiju.variants.jiaxing.scoring import DECLARED_READY, score_win
 
@@ -69,6 +77,39 @@ def _check_tiles(win: MahjongWin) -> None:
         raise InputError("kong_chain", f"a chain of {win.kong_chain} kongs, but {kongs} in melds")
 
 
+def _hun_field(obj: Mapping[str, Any], win: MahjongWin, options: JiaxingOptions) -> MahjongWin:
+    """H10: the indicator ``hun`` and the exit-2 refusals of a 混儿 situation."""
+    if "hun" not in obj or obj.get("hun") is None:
+        if options.hun:
+            raise InputError("hun", "options.hun needs the turned-up indicator tile 'hun'")
+        return win
+    if not options.hun:
+        raise InputError("hun", "a 'hun' indicator needs the option hun")
+    tiles = tiles_field(obj, "hun")
+    if len(tiles) != 1:
+        raise InputError("hun", f"expected exactly one tile, got {len(tiles)}")
+    indicator = tiles[0]
+    if indicator.is_flower:
+        raise InputError("hun", "the indicator is a playing tile, not a flower")
+    kinds = wild_kinds(int(indicator), options.hun_kinds)
+    for i, meld in enumerate(win.melds):
+        if any(int(t) in kinds for t in meld.tiles):
+            jin = meld.type is MeldType.CONCEALED_KONG and options.jin_gang > 0
+            if not jin:
+                raise InputError(
+                    f"melds[{i}]",
+                    "a meld cannot contain a 混儿 (a concealed kong of one needs jin_gang)",
+                )
+    copies = win.concealed[int(indicator)] + sum(
+        1 for m in win.melds for t in m.tiles if int(t) == int(indicator)
+    )
+    if options.hun_indicator_out and copies > 3:
+        raise InputError("hand", f"{copies} copies of the indicator {indicator}: at most 3 remain")
+    if not win.self_drawn and int(win.win_tile) in kinds:
+        raise InputError("win_tile", "a 混儿 is never discarded, so it cannot be won off a seat")
+    return replace(win, hun=indicator)
+
+
 def parse(obj: Mapping[str, Any]) -> tuple[MahjongWin, JiaxingOptions]:
     """The typed situation and options; raises InputError naming the bad field."""
     options: JiaxingOptions = options_field(obj, JiaxingOptions)
@@ -90,6 +131,7 @@ def parse(obj: Mapping[str, Any]) -> tuple[MahjongWin, JiaxingOptions]:
                 raise InputError(f"melds[{i}].type", "chow (吃) needs the option chi")
     if declared:
         win = replace(win, flags=win.flags | {DECLARED_READY})
+    win = _hun_field(obj, win, options)
     _check_flags(win)
     _check_tiles(win)
     check_winner_cap(win, options.max_winners_per_discard)

@@ -74,7 +74,9 @@ _TABLE: tuple[ItemDef, ...] = (
         "zhuo_wu_er", "捉伍儿", "捉伍兒", "catching the five: 5万 closes 4-5-6万", 3, 3, "J0, H6"
     ),
     ItemDef("long", "龙", "龍", "dragon: 123, 456, 789 of one suit", 4, 4, "J0, H6"),
-    ItemDef("ti_liu", "提溜", "提溜", "Tianjin base: no catching-the-five, no dragon", 1, 1, "J0, HA1"),
+    ItemDef(
+        "ti_liu", "提溜", "提溜", "Tianjin base: no catching-the-five, no dragon", 1, 1, "J0, HA1"
+    ),
     ItemDef(
         "ben_hun_er_long",
         "本混儿龙",
