@@ -14,7 +14,6 @@ from paiju.components.boundedjson import preview
 from paiju.components.notation import NotationError, parse_tile, parse_tiles
 from paiju.components.tiles import N_PLAYING_KINDS, Tile
 from paiju.variants.base import (
-    MAHJONG_FLAGS,
     MahjongWin,
     Meld,
     MeldType,
@@ -118,7 +117,33 @@ def options_field(obj: Mapping[str, Any], cls: type[Any]) -> Any:
         raise InputError("options", str(exc)) from None
 
 
-def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> MahjongWin:
+FLAG_OWNERS: dict[str, str] = {
+    "kong_replacement": "jiaxing taixing",
+    "after_kong_discard": "jiaxing",
+    "last_tile": "jiaxing",
+    "heavenly": "jiaxing taixing",
+    "earthly": "jiaxing",
+    "human": "jiaxing",
+    "multiple_winners": "jiaxing taixing",
+    "ready_at_deal": "taixing",
+    "declared_ready": "jiaxing",
+}
+"""Which games know each win flag: a game refuses the flags of another the same way."""
+
+
+def check_flags_known(flags: list[str], variant: str) -> None:
+    """Every flag must be one ``variant`` knows (exit 2 naming ``flags``)."""
+    for flag in flags:
+        owners = FLAG_OWNERS.get(flag)
+        if owners is None:
+            raise InputError("flags", f"unknown flag {preview(flag)}")
+        if variant not in owners.split():
+            raise InputError(
+                "flags", f"{flag!r} is a {owners.split()[0]} flag; {variant} does not know it"
+            )
+
+
+def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool, variant: str) -> MahjongWin:
     """Read the Jiaxing/Taixing situation into a :class:`MahjongWin` (exit-2 checks only)."""
     dealer = seat(obj, "dealer", 4)
     winner = seat(obj, "winner", 4)
@@ -169,6 +194,15 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
         for t in tiles:
             counts[t] += 1
         melds.append(Meld(mtype, tiles[0], source))
+    flags_given = obj.get("flags", [])
+    if isinstance(flags_given, list) and "kong_replacement" in flags_given:
+        kong_at = [i for i, m in enumerate(melds) if m.is_kong]
+        if kong_at and kong_at[-1] != len(melds) - 1:
+            raise InputError(
+                f"melds[{kong_at[-1] + 1}]",
+                "listed after the last kong, but 'kong_replacement' (flags) wins on that"
+                " kong's replacement: melds are listed in the order they were made",
+            )
     for k, n in enumerate(counts):
         if n > 4:
             raise InputError("hand", f"{n} × {Tile(k)} ({Tile(k).zh}), but only 4 exist")
@@ -204,9 +238,7 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
     flags_raw = obj.get("flags", [])
     if not isinstance(flags_raw, list) or not all(isinstance(f, str) for f in flags_raw):
         raise InputError("flags", "expected a list of strings")
-    unknown = [f for f in flags_raw if f not in MAHJONG_FLAGS]
-    if unknown:
-        raise InputError("flags", f"unknown flag {preview(unknown[0])}")
+    check_flags_known(flags_raw, variant)
     streak = obj.get("draw_streak", 0)
     if isinstance(streak, bool) or not isinstance(streak, int) or not 0 <= streak <= MAX_STREAK:
         raise InputError("draw_streak", f"expected an integer 0…{MAX_STREAK}")

@@ -173,6 +173,25 @@ def _player(raw: Any, index: int, options: QingerOptions, counter: _Counter) -> 
     return player
 
 
+def _check_takeoffs_beside_indicator(players_raw: list[Any], indicator: Card) -> None:
+    """Takeoffs are shown at the deal, while the 见张 lies face up at the bottom of the
+    stock (QA5): with it they cannot use more copies of a card than exist (so no 五喜起飞
+    under a joker 见张, Q19)."""
+    counts = [0] * N_CARD_KINDS
+    counts[indicator] += 1
+    for i, raw in enumerate(players_raw):
+        for j, text in enumerate(raw.get("takeoffs", [])):
+            for card in parse_cards(text):
+                counts[card] += 1
+                if counts[card] > card.copies:
+                    raise InputError(
+                        f"players[{i}].takeoffs[{j}]",
+                        f"{card} ({card.zh}) is the 见张 (indicator), which lies at the bottom"
+                        " of the stock during the deal: the takeoffs and the 见张 would need"
+                        f" {counts[card]} of the {card.copies} that exist",
+                    )
+
+
 def parse_hand(obj: Mapping[str, Any]) -> tuple[QingerHand, QingerOptions]:
     """The typed situation and options; raises :class:`InputError` naming the field."""
     _check_keys(obj, _TOP_KEYS, "")
@@ -188,6 +207,7 @@ def parse_hand(obj: Mapping[str, Any]) -> tuple[QingerHand, QingerOptions]:
         raise InputError("players", f"expected a list of {N_PLAYERS} players, got {found}")
     counter = _Counter()
     players = tuple(_player(p, i, options, counter) for i, p in enumerate(players_raw))
+    _check_takeoffs_beside_indicator(players_raw, indicator)
     win_type: WinType | None = None
     win_card: Card | None = None
     source: int | None = None
@@ -213,6 +233,13 @@ def parse_hand(obj: Mapping[str, Any]) -> tuple[QingerHand, QingerOptions]:
                 raise InputError("from", "the winner cannot be the discarder")
         elif obj.get("from") is not None:
             raise InputError("from", "a self-drawn win has no discarder")
+        size = sum(players[winner].meld_kind_counts()) + 3 * players[winner].declared
+        if size != 23:
+            raise InputError(
+                f"players[{winner}].hand",
+                f"the winner holds {size} cards counting each set as three; a complete"
+                " hand is 23 (7 sets and a pair, the winning card included)",
+            )
     hand = QingerHand(dealer, indicator, players, winner, win_type, win_card, source, stakes)
     return hand, options
 
