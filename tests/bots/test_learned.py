@@ -20,7 +20,7 @@ from paiju.variants.registry import flows
 
 def _weights(tmp_path: Path, variant: str, favourite: int | None = None) -> Path:
     codec = codec_for(variant)
-    enc = codec.encoder()
+    enc = codec.encoder(shanten=True)
     n_in = enc.n_planes * enc.kinds + enc.n_scalars
     rng = np.random.default_rng(0)
     w0 = rng.normal(size=(n_in, 8)).astype(np.float32)

@@ -90,7 +90,7 @@ def collect_imitation(
     from paiju.simulator import Progress
 
     codec = codec_for(cfg.variant)
-    encoder = codec.encoder()
+    encoder = codec.encoder(shanten=True)
     flow, options, n_seats = _setup(cfg.variant)
     rng = random.Random(cfg.seed)
     xs: list[npt.NDArray[np.float16]] = []
@@ -232,7 +232,7 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
     from paiju.simulator import Progress
 
     codec = codec_for(cfg.variant)
-    encoder = codec.encoder()
+    encoder = codec.encoder(shanten=True)
     flow, options, n_seats = _setup(cfg.variant)
     rng = random.Random(cfg.seed + 1000)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.ppo_lr)
@@ -380,7 +380,7 @@ def train(cfg: TrainConfig, stream: IO[str] | None = None) -> Path:
     torch.set_num_threads(cfg.threads)
     cfg.out.mkdir(parents=True, exist_ok=True)
     codec = codec_for(cfg.variant)
-    encoder = codec.encoder()
+    encoder = codec.encoder(shanten=True)
     n_in = encoder.n_planes * encoder.kinds + encoder.n_scalars
     log = _Log(cfg.out / "train.log", out_stream)
     log.write({"phase": "config", **{k: str(v) for k, v in asdict(cfg).items()}})
