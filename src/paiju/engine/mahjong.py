@@ -223,6 +223,8 @@ class MahjongHand:
         self.win_results: dict[int, Any] = {}
         self.win_info: dict[int, MahjongWin] = {}
         self.exhausted = False
+        self.explanation: dict[str, Any] | None = None
+        """The settlement's explanation (JSON), left by ``rules.settle`` for the end event."""
         self.ready = [False] * N_SEATS
         """Seats that declared ready (天听): their hands are locked."""
         self.indicator = -1
@@ -750,7 +752,7 @@ class MahjongHand:
         self.phase = END
         self.log.append(Event("exhaustive_draw"))
         self.log.extend(self.rules.settle(self))
-        self.log.append(Event("end", data={"net": self.net()}))
+        self.log.append(Event("end", data=self._end_data()))
 
     # -- winning -------------------------------------------------------------------
     def _build_win(self, seat: int, tile: int, how: WinType) -> MahjongWin:
@@ -824,9 +826,15 @@ class MahjongHand:
             Event("win", data={"winners": winners, "how": how.value, "tile": TILE_TEXT[tile]})
         )
         self.log.extend(self.rules.settle(self))
-        self.log.append(Event("end", data={"net": self.net()}))
+        self.log.append(Event("end", data=self._end_data()))
 
     # -- results and views ---------------------------------------------------------
+    def _end_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"net": self.net()}
+        if self.explanation is not None:
+            data["explanation"] = self.explanation
+        return data
+
     def net(self) -> list[int]:
         out = [0] * N_SEATS
         for p in self.ledger:

@@ -15,7 +15,8 @@ from paiju.components.wild import WILD, split_wilds
 from paiju.engine.events import Event
 from paiju.engine.mahjong import ACT, MahjongHand, MahjongRules
 from paiju.variants.base import MahjongWin, Meld, Payment, WinResult, WinType
-from paiju.variants.jiaxing import hun, scoring
+from paiju.variants.explain import Explanation, PaymentLine, combine, exhausted, grouped
+from paiju.variants.jiaxing import explain, hun, scoring
 from paiju.variants.jiaxing.options import JiaxingOptions
 
 
@@ -149,15 +150,29 @@ class JiaxingRules(MahjongRules):
 
     def settle(self, hand: MahjongHand) -> list[Event]:
         events: list[Event] = []
+        kong_paid = [p for p in hand.ledger if p.reason in ("gang", "jin_gang")]
         if hand.exhausted:
             # 荒庄: nobody is paid for a win and nobody fishes (J32); kong money stands
+            hand.explanation = (
+                exhausted(
+                    "jiaxing",
+                    "荒庄：无人和牌，不付和牌分，不钓鱼；杠钱照付",
+                    "drawn hand: nobody won, nothing is paid for a win, no fishing;"
+                    " kong money stands",
+                    "J32, JA22",
+                )
+                .with_payments(_gang_lines(kong_paid))
+                .to_json()
+            )
             return events
         values: dict[int, int] = {}
+        parts: list[Explanation] = []
         for seat in hand.winners:
             win = hand.win_info[seat]
             result = self.score(win)
             hand.win_results[seat] = result
             values[seat] = result.per_payer
+            part = explain.explain_win(win, result)
             events.append(
                 Event(
                     "score",
@@ -176,11 +191,21 @@ class JiaxingRules(MahjongRules):
                 and len(hand.melds[win.source]) == 4
             ):
                 # 全求人反冲 (J30): the discarder was down to one tile behind four melds
-                events.extend(_pay(hand, scoring.fan_chong(win.source, seat, self.options)))
+                fan = scoring.fan_chong(win.source, seat, self.options)
+                events.extend(_pay(hand, fan))
+                part = part.with_payments(explain.payment_lines(win, fan))
+            parts.append(part)
+        explained = combine("jiaxing", parts)
         if self.fisher is not None:
             tail = hand.remaining_tail(self.options.fishing_tiles)
             payments, hits = scoring.fishing(
                 [Tile(t) for t in tail], self.fisher, values, self.options
+            )
+            first = hand.win_info[hand.winners[0]]
+            explained = explained + Explanation(
+                "jiaxing",
+                (explain.explain_fishing(self.fisher, [Tile(t) for t in tail], hits, values),),
+                tuple(explain.payment_lines(first, payments)),
             )
             events.append(
                 Event(
@@ -190,7 +215,16 @@ class JiaxingRules(MahjongRules):
                 )
             )
             events.extend(_pay(hand, payments))
+        hand.explanation = explained.with_payments(_gang_lines(kong_paid)).to_json()
         return events
+
+
+def _gang_lines(paid: list[Payment]) -> list[PaymentLine]:
+    lines = []
+    for payer, payee, reason, amount in grouped(paid):
+        zh, en, seed = "杠钱（开杠时当场付）", "kong money (paid at the kong)", "J2, J27, J29"
+        lines.append(PaymentLine(payer, payee, amount, reason, zh, en, seed))
+    return lines
 
 
 def _pay(hand: MahjongHand, payments: Any) -> list[Event]:

@@ -155,26 +155,72 @@ def melds_kong_money(
     a chain (the calculator's view; the engine pays each kong as it happens). A concealed
     kong of a kind in ``wild_kinds`` is a 金杠."""
     positions = [i for i, m in enumerate(melds) if m.is_kong]
-    start = len(positions)
-    if options.lian_gang and kong_chain > 1:
-        start = max(0, len(positions) - kong_chain)
-    out: list[Payment] = []
-    for j, i in enumerate(positions):
-        payer = None
-        if j >= start:
-            payer = lian_gang_payer([melds[k] for k in positions[start : j + 1]])
-        jin = int(melds[i].tile) in wild_kinds
-        out.extend(
-            kong_money(
-                melds[i],
-                konger,
-                options,
-                chain_payer=None if jin else payer,
-                n_seats=n_seats,
-                jin=jin,
-            )
+    links = [False] * len(melds)
+    for j in positions[max(1, len(positions) - kong_chain + 1) :]:
+        links[j] = True
+    return chained_kong_money(melds, links, konger, options, n_seats=n_seats, wild_kinds=wild_kinds)
+
+
+def chained_kong_money(
+    melds: Sequence[Meld],
+    links: Sequence[bool],
+    konger: int,
+    options: JiaxingOptions,
+    *,
+    n_seats: int = 4,
+    wild_kinds: Sequence[int] = (),
+) -> list[Payment]:
+    """All kong money of one player's melds (listed in the order they were made), where
+    ``links[i]`` says that kong ``i`` was made on the replacement of the kong before it
+    (连杠). Any number of chains and stand-alone kongs; the engine pays the same live. A
+    concealed kong of a kind in ``wild_kinds`` is a 金杠 (HA15)."""
+    return [
+        p
+        for _, _, paid in kong_money_by_meld(
+            melds, links, konger, options, n_seats=n_seats, wild_kinds=wild_kinds
         )
+        for p in paid
+    ]
+
+
+def kong_money_by_meld(
+    melds: Sequence[Meld],
+    links: Sequence[bool],
+    konger: int,
+    options: JiaxingOptions,
+    *,
+    n_seats: int = 4,
+    wild_kinds: Sequence[int] = (),
+) -> list[tuple[Meld, int | None, list[Payment]]]:
+    """(kong, the 连杠 payer or None, its money) for each kong, as :func:`chained_kong_money`."""
+    out: list[tuple[Meld, int | None, list[Payment]]] = []
+    chain: list[Meld] = []
+    for i, meld in enumerate(melds):
+        if not meld.is_kong:
+            chain = []
+            continue
+        chain = [*chain, meld] if links[i] and chain else [meld]
+        if int(meld.tile) in wild_kinds:
+            # 金杠 (HA15) stands outside any 连杠 chain
+            out.append((meld, None, kong_money(meld, konger, options, n_seats=n_seats, jin=True)))
+            continue
+        payer = lian_gang_payer(chain) if options.lian_gang and len(chain) > 1 else None
+        paid = kong_money(meld, konger, options, chain_payer=payer, n_seats=n_seats)
+        out.append((meld, payer, paid))
     return out
+
+
+def trailing_chain(melds: Sequence[Meld], links: Sequence[bool]) -> int:
+    """Kongs in the chain that ends with the last meld (1 when it stands alone or is not a
+    kong): the ``kong_chain`` of a bloom on that kong."""
+    n = 0
+    for i in range(len(melds) - 1, -1, -1):
+        if not melds[i].is_kong:
+            break
+        n += 1
+        if not links[i]:
+            break
+    return max(1, n)
 
 
 # -- 全求人反冲 and 钓鱼 -------------------------------------------------------------------
