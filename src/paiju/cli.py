@@ -33,7 +33,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"paiju score: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(out, ensure_ascii=False))
+    if args.explain and "explanation" in out:
+        print(out["explanation"]["text"][args.lang])
+    elif args.explain:  # not a valid win: the reason is the explanation
+        print(out.get("reason", ""))
+    else:
+        print(json.dumps(out, ensure_ascii=False))
     return status
 
 
@@ -426,6 +431,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("score", help="score a hand (JSON on stdin or in FILE)")
     p.add_argument("file", nargs="?", help="situation JSON (default: stdin)")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="print how the settlement came about, for people (the JSON's 'explanation')",
+    )
+    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of --explain")
     p.set_defaults(func=_cmd_score)
 
     p = sub.add_parser("simulate", help="play bot matches; optionally write their records")
