@@ -61,11 +61,6 @@ def _imports(module: str) -> set[str]:
 
 GRAPH = {m: _imports(m) for m in MODULES}
 
-BEING_UNTANGLED = frozenset({"paiju.bots.lookahead", "paiju.bots.simple", "paiju.bots.strong"})
-"""The bots' factory and determinization still tie these three together; the bots' split
-(determinization as a method of each hand, the factory above the bots) removes it, and
-this set with it. Any other cycle fails now."""
-
 
 def _layer(module: str) -> int | None:
     parts = module.split(".")
@@ -134,7 +129,7 @@ def test_no_import_cycle() -> None:
                     component.append(top)
                     if top == node:
                         break
-                if len(component) > 1 and set(component) != BEING_UNTANGLED:
+                if len(component) > 1:
                     cycles.append(sorted(component))
     assert not cycles, "import cycles:\n" + "\n".join(" ↔ ".join(c) for c in cycles)
 

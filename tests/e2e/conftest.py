@@ -85,7 +85,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("e2e-db") / "paiju.db"
     config = ServerConfig(
         bot_delay=0.03,
-        next_hand_delay=1.0,
+        next_hand_delay=60.0,  # the tests deal the next hand with 准备
         rejoin_grace=30.0,
         create_burst=100.0,
         message_rate=50.0,

@@ -48,7 +48,12 @@ def leaks(msg: dict[str, Any], me: int | None) -> list[str]:
     for node in _walk(msg):
         if not isinstance(node, dict):
             continue
-        found.extend(f"{key} in {msg['type']}" for key in ("seed", "wall") if key in node)
+        # a hand's random seed or wall order; an explanation's ``seed`` is a rule item id
+        found.extend(
+            f"{key} in {msg['type']}"
+            for key in ("seed", "wall")
+            if key in node and not isinstance(node[key], str)
+        )
         etype = node.get("type")
         hidden = etype in PRIVATE_TYPES | QINGER_PRIVATE and node.get("seat") != me
         shows = any(k in node for k in ("tile", "card")) or any(
