@@ -2,7 +2,8 @@
 
 Everything past the input checks is :func:`paiju.variants.jiaxing.scoring.score_win`, the
 function the engine settles hands with. Beyond the shared flags, Jiaxing accepts
-``declared_ready`` (报听, J22) when the option ``ting_declaration`` is on.
+``declared_ready`` (报听, J22) when the option ``ting_declaration`` is on, and the field
+``hun`` (the turned-up 混儿 indicator) with the option ``hun`` (rule book §11.4).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from paiju.components.tiles import Tile
 from paiju.variants.base import MahjongWin, MeldType, Payment, WinType, net
 from paiju.variants.explain import Explanation
 from paiju.variants.jiaxing import explain
+from paiju.variants.jiaxing.hun import kinds_for as hun_kinds_for
+from paiju.variants.jiaxing.hun import wild_kinds
 from paiju.variants.jiaxing.options import JiaxingOptions
 from paiju.variants.jiaxing.scoring import (
     DECLARED_READY,
@@ -97,6 +100,39 @@ def _check_tiles(win: MahjongWin) -> None:
         raise InputError("kong_chain", f"a chain of {win.kong_chain} kongs, but {kongs} in melds")
 
 
+def _hun_field(obj: Mapping[str, Any], win: MahjongWin, options: JiaxingOptions) -> MahjongWin:
+    """H10: the indicator ``hun`` and the exit-2 refusals of a 混儿 situation."""
+    if "hun" not in obj or obj.get("hun") is None:
+        if options.hun:
+            raise InputError("hun", "options.hun needs the turned-up indicator tile 'hun'")
+        return win
+    if not options.hun:
+        raise InputError("hun", "a 'hun' indicator needs the option hun")
+    tiles = tiles_field(obj, "hun")
+    if len(tiles) != 1:
+        raise InputError("hun", f"expected exactly one tile, got {len(tiles)}")
+    indicator = tiles[0]
+    if indicator.is_flower:
+        raise InputError("hun", "the indicator is a playing tile, not a flower")
+    kinds = wild_kinds(int(indicator), options.hun_kinds)
+    for i, meld in enumerate(win.melds):
+        if any(int(t) in kinds for t in meld.tiles):
+            jin = meld.type is MeldType.CONCEALED_KONG and options.jin_gang > 0
+            if not jin:
+                raise InputError(
+                    f"melds[{i}]",
+                    "a meld cannot contain a 混儿 (a concealed kong of one needs jin_gang)",
+                )
+    copies = win.concealed[int(indicator)] + sum(
+        1 for m in win.melds for t in m.tiles if int(t) == int(indicator)
+    )
+    if options.hun_indicator_out and copies > 3:
+        raise InputError("hand", f"{copies} copies of the indicator {indicator}: at most 3 remain")
+    if not win.self_drawn and int(win.win_tile) in kinds:
+        raise InputError("win_tile", "a 混儿 is never discarded, so it cannot be won off a seat")
+    return replace(win, hun=indicator)
+
+
 def _links(obj: Mapping[str, Any], win: MahjongWin) -> list[bool]:
     """``melds[i].chain``: kong ``i`` was made on the replacement of kong ``i - 1`` (连杠)."""
     raw = obj.get("melds", [])
@@ -144,6 +180,7 @@ def parse(obj: Mapping[str, Any]) -> tuple[MahjongWin, JiaxingOptions]:
                 raise InputError(f"melds[{i}].type", "chow (吃) needs the option chi")
     if declared:
         win = replace(win, flags=win.flags | {DECLARED_READY})
+    win = _hun_field(obj, win, options)
     links = _links(obj, win)
     if any(links):
         derived = trailing_chain(win.melds, links)
@@ -255,7 +292,12 @@ def score_json(obj: Mapping[str, Any]) -> dict[str, Any]:
     if melds_of_discarder == 4 and win.source is not None:
         payments += fan_chong(win.source, win.winner, options)
     by_meld = kong_money_by_meld(
-        win.melds, _links_of(obj, win), win.winner, options, n_seats=win.n_seats
+        win.melds,
+        _links_of(obj, win),
+        win.winner,
+        options,
+        n_seats=win.n_seats,
+        wild_kinds=hun_kinds_for(win, options),
     )
     kong = [p for _, _, paid in by_meld for p in paid]
     explanation = explain.explain_win(win, result).with_payments(
