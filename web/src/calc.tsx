@@ -106,7 +106,7 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
   const text = (key: string) => (
     <label class="inline">
       {tr(lang, `calc.${key}`)}
-      <input data-testid={`calc-${key}`} value={value[key] ?? ""} size={18} onChange={(e) => set(key, (e.target as HTMLInputElement).value)} />
+      <input data-testid={`calc-${key}`} value={value[key] ?? ""} size={18} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
     </label>
   );
   const flags: string[] = Array.isArray(value.flags) ? value.flags : [];

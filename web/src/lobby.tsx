@@ -185,7 +185,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
                 min={lo}
                 max={hi}
                 value={timers[k] ?? d}
-                onChange={(e) => setTimers({ ...timers, [k]: Number((e.target as HTMLInputElement).value) })}
+                onInput={(e) => setTimers({ ...timers, [k]: Number((e.target as HTMLInputElement).value) })}
               />
             </label>
           ))}

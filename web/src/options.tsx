@@ -63,11 +63,12 @@ export function OptionsForm(props: {
               step={f.type === "float" ? "any" : undefined}
               placeholder={f.optional ? tr(lang, "lobby.unset") : undefined}
               value={value === null || value === undefined ? "" : String(value)}
-              onChange={(e) => {
+              onInput={(e) => {
+                // every keystroke, so that a create pressed straight after typing sends it
                 const raw = (e.target as HTMLInputElement).value;
                 if (!numeric) props.onChange(f.name, raw);
                 else if (raw.trim() === "") props.onChange(f.name, f.optional ? null : f.default);
-                else props.onChange(f.name, Number(raw));
+                else props.onChange(f.name, Number.isFinite(Number(raw)) ? Number(raw) : raw);
               }}
             />
           </label>

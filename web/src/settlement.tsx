@@ -97,6 +97,11 @@ export function SettlementView(props: {
           </div>
         );
       })}
+      {players.some((p) => p.knocked) ? (
+        <p data-testid="settle-knocked">
+          {tr(lang, "settle.knocked", { who: players.map((p, s) => (p.knocked ? name(s) : "")).filter(Boolean).join("、") })}
+        </p>
+      ) : null}
       <Explanation lang={lang} value={props.explanation} />
       {parts.scores.map((sc) => (
         <div class="score-block" data-testid={`score-${sc.seat}`}>
@@ -126,10 +131,19 @@ export function SettlementView(props: {
       {fish ? (
         <div class="fish" data-testid="fish">
           <h4>{tr(lang, "settle.fish", { who: name(fish.seat) })}</h4>
-          <div class="row">
-            <Pieces variant={variant} pieces={parsePieces(variant, fish.tiles)} small lang={lang} />
-            <span>{tr(lang, "settle.fishhits", { n: (fish.hits ?? []).filter(Boolean).length })}</span>
-          </div>
+          <ul class="fish-tiles">
+            {parsePieces(variant, fish.tiles).map((t, i) => {
+              const seat: number | undefined = fish.hits?.[i];
+              const hit = seat !== undefined && props.winners.includes(seat);
+              return (
+                <li class={hit ? "hit" : undefined} data-testid="fish-tile">
+                  <Pieces variant={variant} pieces={[t]} small lang={lang} />
+                  {seat !== undefined ? <span>→ {name(seat)}</span> : null}
+                  {hit ? <strong> {tr(lang, "settle.fishhit")}</strong> : null}
+                </li>
+              );
+            })}
+          </ul>
         </div>
       ) : null}
       {during.length ? (
