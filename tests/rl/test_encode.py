@@ -215,3 +215,20 @@ def test_shanten_planes_mark_the_best_discards() -> None:
         assert sc[table.encoder.scalar_names.index("shanten/8")] == pytest.approx(
             MAHJONG.shanten(bytes(c), d) / 8.0
         )
+
+
+def test_docs_list_every_action_group_and_shape() -> None:
+    from pathlib import Path
+
+    from paiju.rl.codecs import CODECS
+    from paiju.rl.encode import QingerEncoder
+
+    doc = (Path(__file__).parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    for codec in CODECS.values():
+        for _, first, last in codec.groups:
+            cell = f"| {first} |" if first == last else f"| {first}–{last} |"
+            assert cell in doc, cell
+    for enc in (MahjongEncoder, QingerEncoder):
+        plain, more = enc(), enc(shanten=True)
+        assert f"| {plain.shape[0]} × {plain.kinds} | {more.shape[0]} × {more.kinds} |" in doc
+        assert f"| {plain.n_scalars} |" in doc

@@ -162,7 +162,11 @@ def _recency(out: Planes, row: int, discards: list[int]) -> None:
     out[row, discards] = _RECIPROCALS[-n:]
 
 
-SHANTEN_PLANES: list[str] = ["discard_keeps_shanten", "shanten_after_discard/8"]
+SHANTEN_PLANES: list[str] = [
+    "discard_keeps_shanten",
+    "shanten_after_discard/8",
+    "ukeire_after_best_discard/40",
+]
 """Appended after the normal planes (before any oracle planes) with ``shanten=True``."""
 
 
@@ -178,27 +182,47 @@ def _shanten_planes(
     kinds: bytes | bytearray,
     declared: int,
     candidates: list[tuple[int, int]],
+    unseen: list[int],
 ) -> int:
-    """Rows ``row`` (1 where discarding the column's kind keeps the best shanten) and
-    ``row + 1`` (shanten after that discard / 8) for ``candidates`` = (column, meld kind
-    or −1 for a card that forms no sets); returns the hand's own shanten. The seat's own
-    tiles only: what a player works out at the table."""
+    """Rows ``row`` (1 where discarding the column's kind keeps the best shanten),
+    ``row + 1`` (shanten after that discard / 8) and ``row + 2`` (for the best discards:
+    unseen tiles that would then lower the shanten, / 40) for ``candidates`` = (column,
+    analyser kind, or −1 for a card that forms no sets); ``unseen`` per analyser kind.
+    Returns the best shanten. From the seat's own tiles and what it has seen only: what a
+    player works out at the table."""
     key = bytearray(kinds)
-    after: list[tuple[int, int]] = []
+    after: list[tuple[int, int, int]] = []
     for col, kind in candidates:
         if kind < 0:
-            after.append((col, -1))
+            after.append((col, kind, -1))
             continue
         key[kind] -= 1
-        after.append((col, shanten(bytes(key), declared)))
+        after.append((col, kind, shanten(bytes(key), declared)))
         key[kind] += 1
-    known = [v for _, v in after if v >= 0]
+    known = [v for _, _, v in after if v >= 0]
     best = min(known) if known else 8
-    for col, raw in after:
+    n_kinds = len(key)
+    cache: dict[int, float] = {}
+    for col, kind, raw in after:
         v = best if raw < 0 else raw
         planes[row + 1, col] = min(v, 8) / 8.0
-        if v == best:
-            planes[row, col] = 1.0
+        if v != best:
+            continue
+        planes[row, col] = 1.0
+        if kind not in cache:
+            if kind >= 0:
+                key[kind] -= 1
+            total = 0
+            for t in range(n_kinds):
+                if unseen[t] > 0:
+                    key[t] += 1
+                    if shanten(bytes(key), declared) < best:
+                        total += unseen[t]
+                    key[t] -= 1
+            if kind >= 0:
+                key[kind] += 1
+            cache[kind] = min(total, 40) / 40.0
+        planes[row + 2, col] = cache[kind]
     return best
 
 
@@ -263,20 +287,21 @@ class MahjongEncoder:
             sc[72 + r] = sum(hand.counts[s]) / 14.0
         own = hand.counts[seat]
         declared = len(hand.melds[seat])
+        # seen: own tiles, every meld and every discard (a claimed discard left the
+        # discard list and is counted once, in its meld)
+        counts[1] = counts[0] + melded + counts[2:].sum(axis=0)
         if self.shanten and phase == 0 and hand.current == seat:
-            cands = [(k, k) for k in range(34) if own[k]]
+            unseen = (4 - counts[1]).tolist()
             _shanten_planes(
                 planes,
                 62,
                 shanten=MAHJONG.shanten,
                 kinds=own,
                 declared=declared,
-                candidates=cands,
+                candidates=[(k, k) for k in range(34) if own[k]],
+                unseen=unseen,
             )
         sc[82] = MAHJONG.shanten(bytes(own), declared) / 8.0
-        # seen: own tiles, every meld and every discard (a claimed discard left the
-        # discard list and is counted once, in its meld)
-        counts[1] = counts[0] + melded + counts[2:].sum(axis=0)
         _thermometers(planes, counts)
         sc[0] = hand.wall_left / 136.0
         sc[1 + (hand.dealer - seat) % 4] = 1.0
@@ -319,6 +344,7 @@ _JIAN_PAI = np.array(
 )
 """Row i: the card kinds of the 见牌 ranks when card i is the 见张."""
 _MELD_KIND = tuple(Card(c).meld_kind for c in range(N_CARD_KINDS))
+_COPIES = np.array([Card(c).copies for c in range(N_CARD_KINDS)], dtype=np.int16)
 
 
 class QingerEncoder:
@@ -383,20 +409,24 @@ class QingerEncoder:
             sc[25 + r] = hand.declared[s] / 7.0
         kinds = hand.kinds[seat]
         declared = hand.declared[seat]
+        # seen: own cards, the 见张, every meld, takeoff, flower and discard
+        counts[1] = counts[0] + shown + counts[2:].sum(axis=0)
         if self.shanten and phase == 2 and hand.current == seat:
             own = hand.counts[seat]
-            cands = [(c, _MELD_KIND[c]) for c in range(k) if own[c]]
+            left = (_COPIES - counts[1]).tolist()
+            unseen = [0] * 30
+            for c in range(27 + 6):
+                unseen[_MELD_KIND[c]] += left[c]
             _shanten_planes(
                 planes,
                 51,
                 shanten=QINGER.shanten,
                 kinds=kinds,
                 declared=declared,
-                candidates=cands,
+                candidates=[(c, _MELD_KIND[c]) for c in range(k) if own[c]],
+                unseen=unseen,
             )
         sc[32] = QINGER.shanten(bytes(kinds), declared) / 8.0
-        # seen: own cards, the 见张, every meld, takeoff, flower and discard
-        counts[1] = counts[0] + shown + counts[2:].sum(axis=0)
         _thermometers(planes, counts)
         sc[0] = hand.stock_left / 126.0
         sc[1 + self._rel(hand, seat, hand.dealer)] = 1.0

@@ -44,7 +44,7 @@ class Table:
     ``shaping``: weight of the optional potential-based shaping (0: none; see
     :meth:`potentials`). ``reward_scale`` multiplies every reward (points are the raw
     settlement points otherwise). ``oracle``: observations add the hidden planes;
-    ``shanten``: they add the two discard-shanten planes (what the learned bot reads).
+    ``shanten``: they add the three discard-shanten planes (what the learned bot reads).
     ``illegal``: ``"raise"`` (an illegal action raises :class:`IllegalActionError`,
     nothing changes) or ``"pass"`` (it is replaced by the seat's first legal action,
     ``pass`` where offered, and ``info["illegal"]`` is set).
