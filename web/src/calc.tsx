@@ -7,6 +7,7 @@ import { itemName, type ItemNames } from "./names";
 import { parsePieces } from "./notation";
 import type { Json } from "./state";
 import { Pieces } from "./pieces";
+import { Formula } from "./settlement";
 
 // Starting points people can edit; each is a valid win under the default options.
 const EXAMPLES: Record<string, Json> = {
@@ -321,6 +322,22 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
                 </div>
               ))
             : null}
+          {Array.isArray(result.explanation?.formula) ? (
+            <div data-testid="calc-explanation">
+              <h4>{tr(lang, "calc.explanation")}</h4>
+              <Formula lang={lang} steps={result.explanation.formula} />
+              {Array.isArray(result.explanation.payments) && result.explanation.payments.length ? (
+                <ul class="payments">
+                  {result.explanation.payments.map((p: Json) => (
+                    <li>
+                      {tr(lang, "settle.pays", { a: tr(lang, "calc.seat", { n: p.payer + 1 }), b: tr(lang, "calc.seat", { n: p.payee + 1 }), v: p.amount })}{" "}
+                      <span class="reason">{lang === "en" ? p.en : p.zh}</span>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
           {result.payments ? (
             <>
               <h4>{tr(lang, "calc.payments")}</h4>

@@ -230,6 +230,7 @@ const TEXT: Record<string, [string, string]> = {
   "replay.error": ["无法回放：{m}", "Cannot replay: {m}"],
   "replay.players": ["玩家", "Players"],
   "replay.date": ["日期", "Date"],
+  "calc.explanation": ["怎么算的", "How it is worked out"],
   "calc.picker": ["点牌加入手牌", "Tap a tile to add it to the hand"],
   "calc.clear": ["清空手牌", "Clear the hand"],
   "calc.options": ["规则选项", "House rules"],

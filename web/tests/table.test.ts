@@ -3,7 +3,7 @@ import { callouts, cueFor, describeEvent, diceOf, isLeopard, lastDiscard } from 
 import { errorText } from "../src/i18n";
 import { botLevelName, seatName, signed } from "../src/names";
 import { autoAction, DEFAULT_PREFS } from "../src/prefs";
-import { splitPayments } from "../src/settlement";
+import { splitPayments, uncovered } from "../src/settlement";
 import { initialState } from "../src/state";
 import { dealerStreak, liveTotals } from "../src/table";
 import { changedOptions, normalizeVariant, parseField } from "../src/variants";
@@ -75,6 +75,17 @@ describe("settlement parts", () => {
     const { during, settle } = splitPayments(ev);
     expect(during.map((p) => p.amount)).toEqual([2]);
     expect(settle.map((p) => p.amount)).toEqual([8]);
+  });
+  it("lists every payment once: the explanation's worded lines, and the events it leaves out", () => {
+    const events = [
+      { payer: 1, payee: 0, amount: 2, reason: "gang" },
+      { payer: 2, payee: 0, amount: 4, reason: "hu" },
+      { payer: 2, payee: 0, amount: 4, reason: "hu" },
+    ];
+    expect(uncovered(events, [{ payer: 2, payee: 0, amount: 8, reason: "hu", zh: "自摸" }])).toEqual([events[0]]);
+    expect(uncovered(events, [{ payer: 2, payee: 0, amount: 5, reason: "hu" }, { payer: 1, payee: 0, amount: 2, reason: "gang" }])).toEqual([
+      { payer: 2, payee: 0, amount: 3, reason: "hu" },
+    ]);
   });
   it("moves the table's scores with the hand's payments, once", () => {
     const s: any = { ...initialState(), room: { n_seats: 4 }, match: { totals: [5, -5, 0, 0] }, game: { state: { net: [2, -2, 0, 0] } } };
