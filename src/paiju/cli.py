@@ -510,8 +510,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--rollouts",
         type=int,
-        default=24,
-        help="Monte Carlo samples a decision (Qing'er; default 24, fixed for repeatable reviews)",
+        default=8,
+        help="Monte Carlo samples a decision (Qing'er; default 8, fixed for repeatable reviews)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--summary", action="store_true", help="print only the summary")
