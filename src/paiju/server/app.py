@@ -213,6 +213,10 @@ def create_app(
 
     app.include_router(web_router)
 
+    from paiju.server.review_api import router as review_router
+
+    app.include_router(review_router)
+
     static = static_dir or os.environ.get("PAIJU_STATIC_DIR") or "web/dist"
     if Path(static).is_dir():
         app.mount("/", ClientFiles(directory=static, html=True), name="static")
