@@ -53,7 +53,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return bench_main(args.only, repeats=args.repeats, quick=args.quick)
 
 
-def _bot_names(text: str, n_seats: int) -> list[str]:
+def _bot_names(text: str, n_seats: int, variant: str = "jiaxing") -> list[str]:
     names = [n.strip() for n in text.split(",")]
     if len(names) == 1:
         names *= n_seats
@@ -62,7 +62,7 @@ def _bot_names(text: str, n_seats: int) -> list[str]:
     from paiju.bots.levels import make_player
 
     for name in dict.fromkeys(names):
-        make_player(name)  # an unknown name fails here, before any game starts
+        make_player(name, 0, variant)  # an unknown name fails here, before any game starts
     return names
 
 
@@ -110,7 +110,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         options = _options(flow, args.options)
-        names = _bot_names(args.bots, _seats(flow, options))
+        names = _bot_names(args.bots, _seats(flow, options), args.variant)
         if args.workers < 1:
             raise ValueError(f"--workers must be at least 1, not {args.workers}")
         if args.games < 0:
@@ -176,9 +176,9 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         return 2
     try:
         options = _options(flow, args.options)
-        names = _bot_names(args.bots, _seats(flow, options))
+        names = _bot_names(args.bots, _seats(flow, options), args.variant)
         if args.control is not None:
-            _bot_names(args.control, 1)
+            _bot_names(args.control, 1, args.variant)
         if args.budget is not None and args.budget <= 0:
             raise ValueError(f"--budget must be positive, not {args.budget}")
         if args.workers < 1:
@@ -520,8 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--rollouts",
         type=int,
-        default=24,
-        help="Monte Carlo samples a decision (Qing'er; default 24, fixed for repeatable reviews)",
+        default=8,
+        help="Monte Carlo samples a decision (Qing'er; default 8, fixed for repeatable reviews)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--summary", action="store_true", help="print only the summary")
