@@ -178,6 +178,8 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
   const cards = isCardVariant(variant);
   const roundWind: number | undefined = state.match?.round_wind;
   const streak = view.dealer !== undefined ? dealerStreak(state.match, view.dealer) : 0;
+  const rawStakes = view.stakes ?? state.room?.options?.stake_form;
+  const stakes = Array.isArray(rawStakes) ? rawStakes.join("-") : rawStakes;
   const knocked = (view.players ?? []).map((p: Json, s: number) => (p.knocked ? s : -1)).filter((s: number) => s >= 0);
   // a timeout is news for the next few moves only
   const [kind, tSeat, tTurn] = (state.notice ?? "").split(":");
@@ -222,7 +224,7 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
       {cards && knocked.length ? (
         <div class="knocks" data-testid="knocks">
           {tr(lang, "table.knockedby", { who: knocked.map(name).join("、") })}
-          {view.stakes ? ` · ${tr(lang, "table.stakes", { s: Array.isArray(view.stakes) ? view.stakes.join("-") : view.stakes })}` : ""}
+          {stakes ? ` · ${tr(lang, "table.stakes", { s: stakes })}` : ""}
         </div>
       ) : null}
       {claim ? (

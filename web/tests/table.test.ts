@@ -3,10 +3,10 @@ import { callouts, cueFor, describeEvent, diceOf, isLeopard, lastDiscard } from 
 import { errorText } from "../src/i18n";
 import { botLevelName, seatName, signed } from "../src/names";
 import { autoAction, DEFAULT_PREFS } from "../src/prefs";
-import { splitPayments } from "../src/settlement";
+import { splitPayments, uncovered } from "../src/settlement";
 import { initialState } from "../src/state";
 import { dealerStreak, liveTotals } from "../src/table";
-import { changedOptions, normalizeVariant, parseField } from "../src/variants";
+import { changedOptions, normalizeVariant, parseField, seatCount } from "../src/variants";
 import { viewWaits } from "../src/waits";
 
 describe("formatting", () => {
@@ -76,6 +76,17 @@ describe("settlement parts", () => {
     expect(during.map((p) => p.amount)).toEqual([2]);
     expect(settle.map((p) => p.amount)).toEqual([8]);
   });
+  it("lists every payment once: the explanation's worded lines, and the events it leaves out", () => {
+    const events = [
+      { payer: 1, payee: 0, amount: 2, reason: "gang" },
+      { payer: 2, payee: 0, amount: 4, reason: "hu" },
+      { payer: 2, payee: 0, amount: 4, reason: "hu" },
+    ];
+    expect(uncovered(events, [{ payer: 2, payee: 0, amount: 8, reason: "hu", zh: "自摸" }])).toEqual([events[0]]);
+    expect(uncovered(events, [{ payer: 2, payee: 0, amount: 5, reason: "hu" }, { payer: 1, payee: 0, amount: 2, reason: "gang" }])).toEqual([
+      { payer: 2, payee: 0, amount: 3, reason: "hu" },
+    ]);
+  });
   it("moves the table's scores with the hand's payments, once", () => {
     const s: any = { ...initialState(), room: { n_seats: 4 }, match: { totals: [5, -5, 0, 0] }, game: { state: { net: [2, -2, 0, 0] } } };
     expect(liveTotals(s)).toEqual([7, -7, 0, 0]);
@@ -122,6 +133,35 @@ describe("/api/variants", () => {
     expect(changedOptions(v.options, { floor: 5, hai_di: "off" })).toEqual({ hai_di: "off" });
     expect(parseField(v.options[0], "7")).toBe(7);
     expect(() => parseField(v.options[0], "x")).toThrow("floor");
+  });
+});
+
+describe("/api/variants from Variant.describe()", () => {
+  const v = normalizeVariant({
+    name: "qinger",
+    names: { zh: "青儿", zht: "青兒", en: "Qing'er" },
+    pieces: "cards",
+    seats: 3,
+    seats_option: "participants",
+    options: [
+      { name: "participants", type: "choice", default: 3, nullable: false, choices: [3, 4], minimum: null, maximum: null, label: { zh: "人数", en: "players" }, rule: "Q2" },
+      { name: "hands", type: "int", default: 6, nullable: true, choices: [], minimum: 1, maximum: 99, label: { zh: "局数", en: "hands" }, rule: null },
+    ],
+    bots: { levels: ["random", "greedy", "strong"], server: ["random", "greedy"], default: "greedy", names: { random: { zh: "简单", en: "easy" } } },
+    rule_book: "docs/rules/qinger.md",
+  });
+  it("offers the server's bot levels only, with their names", () => {
+    expect(v.bots).toEqual(["random", "greedy"]);
+    expect(v.defaultBot).toBe("greedy");
+    expect(v.botNames.random).toEqual({ zh: "简单", en: "easy" });
+    expect(v.names).toEqual({ zh: "青儿", en: "Qing'er" });
+    expect(v.ruleBook).toBeNull(); // a path in the repository, not a web address
+  });
+  it("reads bounds, choices and the seats option", () => {
+    expect(v.options[0]).toMatchObject({ type: "choice", choices: [3, 4], label: { zh: "人数", en: "players" }, rule: "Q2" });
+    expect(v.options[1]).toMatchObject({ type: "int", choices: null, min: 1, max: 99, optional: true });
+    expect(seatCount(v, {})).toBe(3);
+    expect(seatCount(v, { participants: 4 })).toBe(4);
   });
 });
 
