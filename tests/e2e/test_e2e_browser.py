@@ -287,6 +287,14 @@ def test_person_plays_a_whole_match_by_clicking(
         )
     page.get_by_test_id("match-over").wait_for()
     page.screenshot(path=str(output_dir / "04-match-over.png"), full_page=True)
+    if variant == "jiaxing":
+        # a visitor of the finished room gets its record, its replay and its ledger
+        visitor = new_page(browser, PHONE)
+        visitor.goto(f"{server.url}/#/room/{state['room']['code']}")
+        visitor.get_by_test_id("replay-link").wait_for()
+        assert visitor.get_by_test_id("ledger").count() == 1
+        visitor.screenshot(path=str(output_dir / "04-visitor.png"), full_page=True)
+        visitor.context.close()
     # the English switch, with the dialog closed and opened again
     page.get_by_test_id("close-settlement").click()
     page.get_by_test_id("lang-switch").click()
