@@ -526,30 +526,45 @@ def test_calculator_page_scores_like_paiju_score(
 # the random deals of a live room would rarely give.
 
 
+def _seeded_session(variant: str, options: dict[str, Any], seed: int) -> tuple[Any, Any, int]:
+    """(session, events-for-seat-0 function, seats) on the engine's session driver. Until the
+    core's one Variant per game lands (paiju.variants.find_variant, paiju.engine.session) the
+    server's GameSession is the same driver; drop that branch once it has."""
+    try:
+        from paiju.engine.session import Session
+
+        from paiju.variants import find_variant
+    except ImportError:
+        from paiju.server.game import GameSession, events_for
+        from paiju.variants.base import options_from_mapping
+        from paiju.variants.registry import flows
+
+        flow = flows()[variant]
+        n = flow.n_seats
+        opts = options_from_mapping(flow.options_type, options)
+        old = GameSession(flow, opts, seed, ["me"] + ["bot:greedy"] * (n - 1))
+        return old, lambda events: events_for(events, 0, old.hide), n
+    game = find_variant(variant)
+    parsed = game.parse_options(options)
+    n = game.seats(parsed)
+    session = Session(game, parsed, seed, ["me"] + ["bot:greedy"] * (n - 1))
+    return session, lambda events: session.events_for(0, events), n
+
+
 def scripted_hands(variant: str, options: dict[str, Any], seed: int) -> Any:
     """Per hand of a seeded match: the events seat 0 sees, its final view, the summary and
     the match state after it."""
     from paiju.bots import make_bot
-    from paiju.server.game import GameSession, events_for
-    from paiju.variants.base import options_from_mapping
-    from paiju.variants.registry import flows
 
-    flow = flows()[variant]
-    n = flow.n_seats
-    session = GameSession(
-        flow,
-        options_from_mapping(flow.options_type, options),
-        seed,
-        ["me"] + ["bot:greedy"] * (n - 1),
-    )
+    session, seen, n = _seeded_session(variant, options, seed)
     bots = [make_bot("greedy", seed * 8 + i, variant) for i in range(n)]
     while not session.finished:
         step = session.start_hand()
-        events = events_for(step.events, 0, session.hide)
+        events = seen(step.events)
         while not session.hand_over:
             seat = session.to_act()[0]
             step = session.act(seat, bots[seat](session.hand, seat))
-            events += events_for(step.events, 0, session.hide)
+            events += seen(step.events)
         final = session.view(0)
         summary = session.end_hand().hand_ended
         yield events, final, summary, session.match_state()

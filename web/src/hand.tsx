@@ -35,6 +35,8 @@ export function MyHand(props: {
   send: Send;
   /** The suit a Taixing seat is dropping (缺门): its tiles dimmed and set aside. */
   aside: string | null;
+  /** From the view: each discard that leaves the hand ready, with what it would wait on. */
+  readyDiscards: Record<string, string[]>;
   onHighlight: (p: Piece | null) => void;
   countdown: any;
 }) {
@@ -131,7 +133,10 @@ export function MyHand(props: {
             isDrawn ? "drawn" : "",
             i === selected ? "selected" : "",
             props.aside && p[1] === props.aside && !isCardVariant(variant) ? "aside" : "",
+            ok && props.readyDiscards[p] ? "readies" : "",
           ].join(" ");
+          const readies = ok ? props.readyDiscards[p] : undefined;
+          const readyText = readies ? tr(lang, "help.readies", { w: readies.map((w) => anyPieceName(variant, w, lang)).join("、") }) : "";
           return (
             <span role="listitem" class={isDrawn ? "drawn-slot" : undefined}>
               <button
@@ -139,7 +144,8 @@ export function MyHand(props: {
                 data-testid="hand-tile"
                 data-piece={p}
                 data-action={ok ? actionOf(i) : undefined}
-                aria-label={anyPieceName(variant, p, lang) + (isDrawn ? ` (${tr(lang, "table.drawn")})` : "")}
+                aria-label={anyPieceName(variant, p, lang) + (isDrawn ? ` (${tr(lang, "table.drawn")})` : "") + (readyText ? ` · ${readyText}` : "")}
+                title={readyText || undefined}
                 aria-pressed={i === selected}
                 aria-disabled={!ok}
                 draggable={!isDrawn}

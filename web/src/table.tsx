@@ -85,7 +85,9 @@ export function PlayerArea(props: {
   const timer = game.timers.find((t) => t.seat === seat);
   const cards = isCardVariant(variant);
   const hidden = !info.hand && !isMe;
-  const last = lastDiscard(state.handEvents);
+  // the view names the last discard when it can; older views leave it to the events
+  const lv: Json | undefined = view.last_discard;
+  const last = lv ? { seat: lv.seat as number, piece: (lv.tile ?? lv.card) as string } : lastDiscard(state.handEvents);
   const mark = last && last.seat === seat && discards[discards.length - 1] === last.piece ? discards.length - 1 : undefined;
   const name = (s: number) => seatName(lang, room, s, state.seat);
   return (
@@ -542,6 +544,7 @@ export function Table(props: {
                 turn={game.turn}
                 send={send}
                 aside={mineInfo.dropping ?? mineInfo.que_men ?? null}
+                readyDiscards={view.ready_discards ?? {}}
                 onHighlight={setHighlight}
                 countdown={game.legal?.length ? <Countdown lang={lang} timer={game.timers.find((t) => t.seat === me)} now={now} testid="my-countdown" /> : null}
               />

@@ -166,13 +166,21 @@ describe("/api/variants from Variant.describe()", () => {
 });
 
 describe("help for the hand", () => {
-  it("reads waits with unseen counts and the reason a wait is not a win", () => {
-    const view = { players: [{ waits: [{ tile: "5m", unseen: 2, legal: true }, { tile: "8p", unseen: 0, legal: false, reason: { code: "few_flowers", zh: "花不够", en: "too few flowers" } }] }] };
-    expect(viewWaits("zh", view, 0)).toEqual([
-      { piece: "5m", unseen: 2, legal: true, reason: "" },
-      { piece: "8p", unseen: 0, legal: false, reason: "花不够" },
-    ]);
-    expect(viewWaits("en", view, 0)[1].reason).toBe("too few flowers");
+  it("reads the view's waits: unseen copies, and why a wait would not be a win", () => {
+    const view = {
+      waits: [
+        { tile: "5m", left: 2, self_draw: null, discard: null },
+        { tile: "8p", left: 0, self_draw: null, discard: { code: "feng_hu", zh: "封胡", en: "sealed by 封胡" } },
+      ],
+    };
+    const w = viewWaits("zh", view, 0);
+    expect(w[0]).toEqual({ piece: "5m", unseen: 2, selfDraw: { ok: true, reason: "" }, discard: { ok: true, reason: "" }, value: null });
+    expect(w[1].discard).toEqual({ ok: false, reason: "封胡" });
+    expect(viewWaits("en", view, 0)[1].discard.reason).toBe("sealed by 封胡");
     expect(viewWaits("zh", { players: [{}] }, 0)).toEqual([]);
+  });
+  it("reads Qing'er's waits with the value the gate compares", () => {
+    const w = viewWaits("zh", { waits: [{ card: "7h", left: 1, self_draw: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, discard: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, value: 58 }] }, 0);
+    expect(w[0]).toMatchObject({ piece: "7h", unseen: 1, value: 58, selfDraw: { ok: false, reason: "不过六十" } });
   });
 });
