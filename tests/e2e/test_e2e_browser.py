@@ -842,3 +842,49 @@ def test_dead_socket_is_noticed_said_and_reconnected(
     read_settlement_dialog(page, 4)
     page.screenshot(path=str(output_dir / "02-after-reconnect.png"))
     context.close()
+
+
+def test_touch_drag_rearranges_and_swipe_up_discards(
+    server: ServerThread, browser: Any, output_dir: Path
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="zh-CN", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    cdp = context.new_cdp_session(page)
+
+    def touch(points: list[tuple[float, float]]) -> None:
+        (x, y), rest = points[0], points[1:]
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+        )
+        for px, py in rest:
+            cdp.send(
+                "Input.dispatchTouchEvent",
+                {"type": "touchMove", "touchPoints": [{"x": px, "y": py}]},
+            )
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def centre(index: int) -> tuple[float, float]:
+        box = page.get_by_test_id("hand-tile").nth(index).bounding_box()
+        assert box
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    create_room(page, server, "taixing", ["person", "greedy", "greedy", "greedy"], "手机")
+    page.get_by_test_id("my-hand").wait_for()
+    # the person's first turn: drag the first tile onto the fourth, then swipe one up
+    page.wait_for_function(
+        "() => (window.__paiju.state().game?.legal ?? []).some(a => a.startsWith('d'))"
+    )
+    before = hand_pieces(page)
+    (x0, y0), (x3, y3) = centre(0), centre(3)
+    touch([(x0, y0), ((x0 + x3) / 2, y0), (x3, y3)])
+    after = hand_pieces(page)
+    assert after[3] == before[0] and sorted(after) == sorted(before), (before, after)
+    page.screenshot(path=str(output_dir / "01-dragged.png"))
+    turn = client_state(page)["game"]["turn"]
+    x, y = centre(len(after) - 1)
+    touch([(x, y), (x, y - 25), (x, y - 60)])
+    page.wait_for_function("t => window.__paiju.state().game.turn !== t", arg=turn)
+    assert page.get_by_test_id("discards-0").locator(".pc").count() == 1
+    page.screenshot(path=str(output_dir / "02-swiped.png"))
+    context.close()

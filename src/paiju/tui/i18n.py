@@ -32,6 +32,7 @@ _TABLE: dict[str, tuple[str, str]] = {
     "dealer_is": ("庄家：{who}", "Dealer: {who}"),
     "repeat": ("连庄 {n}", "dealer repeat {n}"),
     "wall": ("牌墙剩 {n} 张", "{n} tiles left"),
+    "hun_indicator": ("翻混 {tile}，混儿：{wilds}", "indicator {tile}, wild: {wilds}"),
     "stock": ("牌堆剩 {n} 张", "{n} cards in the stock"),
     "turn": ("轮到：{who}", "To play: {who}"),
     "seed": ("种子 {seed}", "seed {seed}"),
