@@ -36,15 +36,19 @@ class RecordError(ValueError):
 
 
 def header(match: Match, seats: list[str]) -> dict[str, Any]:
-    return {
+    options = match.flow.options_json(match.options)
+    out: dict[str, Any] = {
         "record": "paiju",
         "format": FORMAT_VERSION,
         "variant": match.flow.name,
-        "options": match.flow.options_json(match.options),
-        "engine": paiju.__version__,
-        "seed": match.seed,
-        "seats": seats,
+        "options": options,
     }
+    # the profile names the table of values the full options were built from
+    profile = match.flow.profile_of(options)
+    if profile is not None:
+        out["profile"] = profile
+    out.update({"engine": paiju.__version__, "seed": match.seed, "seats": seats})
+    return out
 
 
 class RecordWriter:

@@ -91,6 +91,19 @@ class Variant(ABC):
     def options_json(self, options: Any) -> dict[str, Any]:
         return options_to_mapping(options)
 
+    def resolve_profile(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Option values with a ``"profile"`` entry (a named, versioned set of values)
+        expanded, the given options over the profile's."""
+        from paiju.variants.profiles import resolve
+
+        return resolve(self.name, values)
+
+    def profile_of(self, options_json: dict[str, Any]) -> dict[str, Any] | None:
+        """The most specific profile these full options follow (name and version)."""
+        from paiju.variants.profiles import describe
+
+        return describe(self.name, options_json)
+
     def option_fields(self) -> list[OptionField]:
         return option_fields(self.options_type, self.option_specs)
 
