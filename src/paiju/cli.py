@@ -294,6 +294,72 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _server_config(text: str | None) -> Any:
+    """``--settings '{"bot_delay": 0}'``: ServerConfig fields over the defaults; None after
+    naming what is wrong."""
+    import dataclasses
+
+    from paiju.server.rooms import ServerConfig
+
+    config = ServerConfig()
+    if not text:
+        return config
+    try:
+        values = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"paiju serve: --settings is not JSON: {exc}", file=sys.stderr)
+        return None
+    fields = {f.name: f for f in dataclasses.fields(ServerConfig)}
+    if not isinstance(values, dict):
+        print("paiju serve: --settings must be a JSON object", file=sys.stderr)
+        return None
+    for name, value in values.items():
+        if name not in fields:
+            known = ", ".join(fields)
+            print(
+                f"paiju serve: --settings: unknown setting {name!r} (known: {known})",
+                file=sys.stderr,
+            )
+            return None
+        current = getattr(config, name)
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+        if name == "seed":
+            ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
+        if not ok:
+            print(f"paiju serve: --settings: {name} must be a non-negative number", file=sys.stderr)
+            return None
+        setattr(config, name, type(current)(value) if current is not None else value)
+    return config
+
+
+def _cluster_settings(args: argparse.Namespace) -> Any:
+    """The node's settings from ``--node`` and ``--redis`` (both needed), or None after
+    saying what is wrong."""
+    try:
+        from paiju.server.cluster.node import ClusterSettings
+    except ImportError as exc:
+        print(f"paiju serve: {exc.name} is missing; pip install 'paiju[cluster]'", file=sys.stderr)
+        return None
+    if args.node is None or args.redis is None:
+        print("paiju serve: a cluster node needs both --node NAME and --redis URL", file=sys.stderr)
+        return None
+    database = args.database or ""
+    if not database.startswith(("postgresql", "postgres://")):
+        print(
+            "paiju serve: a cluster node needs --database with a PostgreSQL URL "
+            "(the nodes share it)",
+            file=sys.stderr,
+        )
+        return None
+    settings = ClusterSettings(args.node, args.redis, lease_ttl=args.lease)
+    try:
+        settings.check()
+    except ValueError as exc:
+        print(f"paiju serve: {exc}", file=sys.stderr)
+        return None
+    return settings
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -302,8 +368,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"paiju serve: {exc.name} is missing; pip install 'paiju[server]'", file=sys.stderr)
         return 2
-    app = create_app(args.database)
-    print(f"paiju: serving on http://{args.host}:{args.port}/", flush=True)
+    cluster = None
+    if args.node is not None or args.redis is not None:
+        cluster = _cluster_settings(args)
+        if cluster is None:
+            return 2
+    config = _server_config(args.settings)
+    if config is None:
+        return 2
+    app = create_app(args.database, config=config, cluster=cluster)
+    where = f" as node {cluster.node}" if cluster is not None else ""
+    print(f"paiju: serving on http://{args.host}:{args.port}/{where}", flush=True)
     uvicorn.run(
         app,
         host=args.host,
@@ -431,6 +506,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--database",
         metavar="URL",
         help="SQLAlchemy URL (default: PAIJU_DATABASE_URL or SQLite data/paiju.db)",
+    )
+    p.add_argument(
+        "--settings",
+        metavar="JSON",
+        help='server settings over the defaults, e.g. \'{"bot_delay": 0.2, "rejoin_grace": 60}\'',
+    )
+    p.add_argument("--node", metavar="NAME", help="run as this node of a cluster (with --redis)")
+    p.add_argument("--redis", metavar="URL", help="the cluster's Redis (redis://HOST:PORT/DB)")
+    p.add_argument(
+        "--lease",
+        type=float,
+        default=3.0,
+        help="seconds a node's room leases last unrenewed (how soon a dead node's rooms move)",
     )
     p.set_defaults(func=_cmd_serve)
 

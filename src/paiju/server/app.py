@@ -65,28 +65,45 @@ def create_app(
     config: ServerConfig | None = None,
     clock: Clock | None = None,
     static_dir: str | None = None,
+    cluster: Any = None,
 ) -> FastAPI:
     """An app with its own storage and rooms. ``database_url`` defaults to
     ``PAIJU_DATABASE_URL`` or SQLite under ./data; ``static_dir`` (default: ``PAIJU_STATIC_DIR``
     or ./web/dist) is served at ``/`` when it exists."""
-    storage = Storage(database_url)
-    manager = RoomManager(storage, config, clock)
+    node: Any = None
+    if cluster is None:
+        storage = Storage(database_url)
+        manager = RoomManager(storage, config, clock)
+    else:
+        # one node of several (paiju.server.cluster.ClusterSettings): docs/deploy.md
+        from paiju.server.cluster.node import ClusterNode, ClusterRoomManager
+        from paiju.server.cluster.storage import FencedStorage
+
+        storage = FencedStorage(database_url, cluster.node)
+        manager = ClusterRoomManager(storage, config, clock)
+        node = ClusterNode(manager, storage, cluster)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.start()
-        await manager.resume_all()
+        if node is None:
+            await manager.resume_all()
+        else:
+            await node.start()  # the node takes over only rooms nobody owns
         reaper = asyncio.create_task(_reap(manager))
         try:
             yield
         finally:
             reaper.cancel()
+            if node is not None:
+                await node.close()
             await manager.close()
             await storage.close()
 
     app = FastAPI(title="paiju", version=paiju.__version__, lifespan=lifespan)
     app.state.manager = manager
     app.state.storage = storage
+    app.state.node = node
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -160,6 +177,8 @@ def create_app(
         cfg = manager.config
         conn.bucket = TokenBucket(cfg.message_rate, cfg.message_burst)
         pump = asyncio.create_task(conn.pump())
+        if node is not None:
+            node.connected(conn)
         conn.send(
             {
                 "type": "welcome",
@@ -184,17 +203,26 @@ def create_app(
                         conn.close(1008)
                     continue
                 try:
-                    manager.handle(conn, P.parse_client_message(raw))
+                    msg = P.parse_client_message(raw)
+                    if node is None:
+                        manager.handle(conn, msg)
+                    else:
+                        await node.handle(conn, raw, msg)
                 except P.ProtocolError as exc:
                     conn.send(P.error(exc.code, exc.message))
         except WebSocketDisconnect:
             pass
         finally:
-            manager.disconnect(conn)
+            (node or manager).disconnect(conn)
             conn.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(pump, timeout=1.0)
             pump.cancel()
+
+    if node is not None:
+        from paiju.server.cluster.http import add_routes
+
+        add_routes(app, node)
 
     from paiju.server.web_api import router as web_router
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, select
+from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, select, text
 
 fence_metadata = MetaData()
 
@@ -50,6 +50,23 @@ def _insert(conn: Any) -> Any:
 async def create_table(engine: Any) -> None:
     async with engine.begin() as conn:
         await conn.run_sync(fence_metadata.create_all)
+
+
+GUARD_SECONDS = 2
+"""How long a transaction may hold fence rows while its node does nothing, and how long a
+claim waits for a row lock."""
+
+
+async def guard(conn: Any) -> None:
+    """Bound this transaction's waits: a node paused *inside* a write transaction (its
+    fence rows locked) must not hold up the node taking its rooms. PostgreSQL ends such a
+    transaction after :data:`GUARD_SECONDS` (rolled back: none of it was told to anyone),
+    and a claim gives up after as long and is tried again at the next tick."""
+    if conn.dialect.name == "postgresql":
+        await conn.execute(
+            text(f"SET LOCAL idle_in_transaction_session_timeout = '{GUARD_SECONDS}s'")
+        )
+        await conn.execute(text(f"SET LOCAL lock_timeout = '{GUARD_SECONDS}s'"))
 
 
 async def claim(conn: Any, game_id: str, epoch: int, node: str) -> bool:
