@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test lint typecheck pytest pgtest clustertest bench clean web e2e-setup
+.PHONY: run demo test lint typecheck pytest pgtest clustertest cluster bench clean web e2e-setup
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -43,6 +43,10 @@ pgtest: $(STAMP)
 # the cluster tests on a throwaway Redis and PostgreSQL (tests/server/cluster)
 clustertest: $(STAMP)
 	scripts/cluster-test.sh
+
+# Redis, PostgreSQL and two nodes on loopback (ports 8001, 8002; logs in run/cluster/)
+cluster: $(STAMP) web
+	scripts/cluster.sh
 
 # the browser client, built into web/dist with npm (the server serves it at /)
 web:

@@ -390,7 +390,43 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_cluster_load(args: argparse.Namespace) -> int:
+    try:
+        from paiju.server.cluster.load import ClusterPlan, run_cluster_load
+    except ImportError as exc:
+        print(f"paiju load: {exc.name} is missing; pip install 'paiju[server]'", file=sys.stderr)
+        return 2
+    plan = ClusterPlan(
+        urls=[u.strip() for u in args.urls.split(",") if u.strip()],
+        tables=args.tables,
+        hands=args.hands,
+        seconds=args.seconds,
+        think=args.think,
+        variant=args.variant,
+        kill_pid=args.kill_pid,
+        kill_after=args.kill_after,
+        database=args.database,
+        placement=args.placement,
+    )
+    try:
+        figures = run_cluster_load(plan)
+    except (ValueError, ProcessLookupError, PermissionError) as exc:
+        print(f"paiju load: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(figures, ensure_ascii=False))
+    lost = figures.get("decisions_lost", 0)
+    return 0 if not figures["timed_out"] and not lost else 1
+
+
 def _cmd_load(args: argparse.Namespace) -> int:
+    if args.urls is not None:
+        return _cmd_cluster_load(args)
+    if args.kill_pid is not None or args.database is not None:
+        print(
+            "paiju load: --kill-pid and --database go with --urls (a running cluster)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         from paiju.server.load import LoadPlan, run_load
     except ImportError as exc:
@@ -529,6 +565,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--think", type=float, default=0.5, help="mean seconds per decision")
     p.add_argument("--variant", default="jiaxing", help="game to play")
     p.add_argument("--process", action="store_true", help="run the server in a child process")
+    p.add_argument(
+        "--urls",
+        metavar="WS,WS",
+        help="drive a running cluster: its nodes' websocket addresses, comma-separated "
+        "(ws://127.0.0.1:8001/ws,ws://127.0.0.1:8002/ws); seats are spread over them",
+    )
+    p.add_argument(
+        "--kill-pid",
+        type=int,
+        metavar="PID",
+        help="failover drill: kill -9 this node process --kill-after seconds into play",
+    )
+    p.add_argument("--kill-after", type=float, default=10.0, help="seconds before the kill")
+    p.add_argument(
+        "--placement",
+        choices=("seat", "table"),
+        default="seat",
+        help="with --urls: spread each table's seats over the nodes, or one node a table",
+    )
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        help="with --urls: the cluster's PostgreSQL, to count told decisions missing from the logs",
+    )
     p.set_defaults(func=_cmd_load)
 
     p = sub.add_parser("bench", help="benchmarks against named peers (JSON lines)")

@@ -3,6 +3,7 @@ transaction (see :mod:`paiju.server.cluster.fence`)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -50,8 +51,22 @@ class FencedStorage(Storage):
         """Operations refused by the fence (a stale owner's writes)."""
 
     async def start(self) -> None:
-        await super().start()
-        await fence.create_table(self._require())
+        # nodes started together race to create the tables; the loser finds them made
+        for attempt in range(5):
+            try:
+                await super().start()
+                await fence.create_table(self._require())
+                return
+            except Exception:
+                if attempt == 4:
+                    raise
+                if self._writer is not None:
+                    self._writer.cancel()
+                    self._writer = None
+                if self.engine is not None:
+                    await self.engine.dispose()
+                    self.engine = None
+                await asyncio.sleep(0.2 + 0.3 * attempt)
 
     async def claim(self, game_id: str, epoch: int) -> bool:
         """Make this node the game's writer at ``epoch`` (before reading its log)."""
