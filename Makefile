@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test lint typecheck pytest pgtest bench clean web e2e-setup
+.PHONY: run demo test lint typecheck pytest pgtest clustertest bench clean web e2e-setup
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(BIN)/pip install --quiet -e '.[dev,bench,rl,cluster]'
 	touch $(STAMP)
 
 # The main job: the game server with the browser client on http://127.0.0.1:8000
@@ -40,6 +40,10 @@ pytest: $(STAMP)
 pgtest: $(STAMP)
 	scripts/postgres-test.sh
 
+# the cluster tests on a throwaway Redis and PostgreSQL (tests/server/cluster)
+clustertest: $(STAMP)
+	scripts/cluster-test.sh
+
 # the browser client, built into web/dist with npm (the server serves it at /)
 web:
 	cd web && npm ci --no-audit --no-fund --loglevel=error && npm run build
@@ -50,7 +54,7 @@ e2e-setup:
 	scripts/e2e-setup.sh
 	cd web && npm test --silent
 
-test: lint typecheck e2e-setup pytest pgtest
+test: lint typecheck e2e-setup pytest pgtest clustertest
 
 bench: $(STAMP)
 	$(BIN)/paiju bench

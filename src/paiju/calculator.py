@@ -200,6 +200,7 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
     leopard = obj.get("leopard", False)
     if not isinstance(leopard, bool):
         raise InputError("leopard", "expected true or false")
+    winners = _discard_winners(obj, win_type, flags_raw)
     chain = obj.get("kong_chain", 1)
     if isinstance(chain, bool) or not isinstance(chain, int) or chain < 1:
         raise InputError("kong_chain", "expected a positive integer")
@@ -214,9 +215,37 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
         win_tile=win_tile,
         win_type=win_type,
         source=source,
-        flags=frozenset(flags_raw),
         flowers=tuple(flowers),
         draw_streak=streak,
         leopard=leopard,
         kong_chain=chain,
+        discard_winners=winners,
+        flags=frozenset(flags_raw) | ({"multiple_winners"} if winners > 1 else set()),
     )
+
+
+def _discard_winners(obj: Mapping[str, Any], win_type: WinType, flags: list[str]) -> int:
+    """``discard_winners``: how many won on this discard (this winner included).
+
+    The flag ``multiple_winners`` alone, without the number, is read as 一炮三响 (three),
+    the case the flag was defined for."""
+    raw = obj.get("discard_winners")
+    flagged = "multiple_winners" in flags
+    if raw is None:
+        return 3 if flagged and win_type is not WinType.SELF_DRAW else 1
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 3:
+        raise InputError("discard_winners", f"expected 1, 2 or 3 winners, not {raw!r}")
+    if win_type is WinType.SELF_DRAW and raw != 1:
+        raise InputError("discard_winners", "a self-drawn win has one winner")
+    if flagged and raw == 1:
+        raise InputError("discard_winners", "the flag 'multiple_winners' says more than one")
+    return raw
+
+
+def check_winner_cap(win: MahjongWin, cap: int | None) -> None:
+    """The option ``max_winners_per_discard`` bounds ``discard_winners``."""
+    if cap is not None and win.discard_winners > cap:
+        raise InputError(
+            "discard_winners",
+            f"{win.discard_winners} winners, but max_winners_per_discard is {cap}",
+        )

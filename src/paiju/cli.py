@@ -42,7 +42,7 @@ def _bot_names(text: str, n_seats: int) -> list[str]:
         names *= n_seats
     if len(names) != n_seats:
         raise ValueError(f"--bots takes one name or {n_seats}, comma-separated")
-    from paiju.bots.strong import make_player
+    from paiju.bots.levels import make_player
 
     for name in dict.fromkeys(names):
         make_player(name)  # an unknown name fails here, before any game starts
@@ -67,6 +67,16 @@ def _options(flow: object, text: str) -> dict[str, object]:
         raise OptionError("--options must be a JSON object")
     options_from_mapping(flow.options_type, overrides)  # type: ignore[attr-defined]
     return overrides
+
+
+def _ray_executor(args: argparse.Namespace) -> Any:
+    """The Ray executor ``--ray`` asks for (None without it); a local instance gets
+    ``--workers`` CPUs when more than one was asked for."""
+    if args.ray is None:
+        return None
+    from paiju.ray_executor import RayExecutor
+
+    return RayExecutor(args.ray, num_cpus=args.workers if args.workers > 1 else None)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -95,6 +105,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"paiju simulate: cannot write {args.record}: {exc.strerror}", file=sys.stderr)
         return 2
+    from paiju.ray_executor import RayUnavailableError
+
+    try:
+        executor = _ray_executor(args)
+    except RayUnavailableError as exc:
+        print(f"paiju simulate: {exc}", file=sys.stderr)
+        if out is not None:
+            out.close()
+        return 2
     try:
         summary = simulate(
             args.variant,
@@ -103,6 +122,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             seed=args.seed,
             options=options,
             workers=args.workers,
+            executor=executor,
             record=out,
             out_dir=args.out,
             budget=args.budget,
@@ -114,6 +134,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     finally:
         if out is not None:
             out.close()
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+    if executor is not None:
+        summary["workers"] = None
+        summary["ray"] = args.ray
     summary["hands_with_a_win"] = summary["hands"] - summary["wins"]["exhaustive_draws"]
     summary["totals"] = summary["match_totals_by_seat"]
     print(json.dumps(summary, ensure_ascii=False))
@@ -136,6 +161,19 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             _bot_names(args.control, 1)
         if args.budget is not None and args.budget <= 0:
             raise ValueError(f"--budget must be positive, not {args.budget}")
+        if args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    except (ValueError, OptionError) as exc:
+        print(f"paiju arena: {exc}", file=sys.stderr)
+        return 2
+    from paiju.ray_executor import RayUnavailableError
+
+    try:
+        executor = _ray_executor(args)
+    except RayUnavailableError as exc:
+        print(f"paiju arena: {exc}", file=sys.stderr)
+        return 2
+    try:
         report = arena(
             args.variant,
             names,
@@ -143,6 +181,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             seed=args.seed,
             options=options,
             workers=args.workers,
+            executor=executor,
             budget=args.budget,
             control=args.control,
             search=args.search,
@@ -151,6 +190,9 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     except (ValueError, OptionError) as exc:
         print(f"paiju arena: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
     text = json.dumps(report, ensure_ascii=False)
     if args.json == "-":
         print(text)
@@ -165,6 +207,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             print(f"paiju arena: cannot write {args.json}: {exc.strerror}", file=sys.stderr)
             return 2
     return 0
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from paiju.rl.cli import run_train
+
+    return run_train(args)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -347,6 +395,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", metavar="DIR", help="write summary.json, records.jsonl and PNG charts here"
     )
     p.add_argument("--budget", type=float, help="seconds per decision for strong bots")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks: a local Ray, or the cluster at ADDRESS "
+        "(needs paiju[cluster])",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_simulate)
 
@@ -369,8 +425,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="also replay each deal with each slot replaced by BOT: advantage over it",
     )
     p.add_argument("--json", metavar="FILE", help="write the JSON report here ('-': stdout)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks: a local Ray, or the cluster at ADDRESS "
+        "(needs paiju[cluster])",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_arena)
+
+    from paiju.rl.cli import add_train_arguments
+
+    p = sub.add_parser("train", help="train the learned bot (needs paiju[rl,train])")
+    add_train_arguments(p)
+    p.set_defaults(func=_cmd_train)
 
     p = sub.add_parser("replay", help="verify a game record by re-running the engine")
     p.add_argument("file", help="record (JSON Lines)")

@@ -221,10 +221,21 @@ def test_five_joker_takeoff_at_the_deal() -> None:
     assert item_ids(hand, 0)["wu_xi_qi_fei"] == 400
 
 
+def test_four_face_cards_of_one_rank_are_not_a_takeoff_by_default() -> None:
+    """Q6 「4張花色相同并且同字」: ♥K♥K♥K♣K is not four of one suit."""
+    dealer = "7777s 1122336s 112233h JJQQh 11c"
+    seat2 = "KKKh Kc 4599s 123456789h 12345c"
+    hand = hand_of([dealer, QING_ER_WAIT, seat2], "5c 6c")
+    knock_round(hand)
+    hand.apply(Q.TAKEOFF + Card.S7)
+    assert hand.phase == Q.ACT and hand.takeoffs[2] == []
+
+
 def test_takeoffs_are_declared_in_order_from_the_dealer_face_cards_by_rank() -> None:
     dealer = "7777s 1122336s 112233h JJQQh 11c"
     seat2 = "KKKh Kc 4599s 123456789h 12345c"  # three ♥K and the ♣K: four kings
-    hand = hand_of([dealer, QING_ER_WAIT, seat2], "5c 6c")
+    options = QingerOptions(takeoff_face_quads_by_rank=True)
+    hand = hand_of([dealer, QING_ER_WAIT, seat2], "5c 6c", options=options)
     knock_round(hand)
     assert hand.to_act() == [0] and hand.legal_actions(0) == [Q.TAKEOFF + Card.S7, Q.PASS]
     hand.apply(Q.TAKEOFF + Card.S7)

@@ -97,16 +97,26 @@ class Match:
         self.passes = 0
         """How many times the deal has moved on; every four is a wind round."""
         self.carry: dict[str, Any] = {}
+        self.extra_hands = 0
+        """Hands played past the planned end of the match (see :meth:`is_over`)."""
 
     @property
     def round_wind(self) -> int:
         return self.passes // self.n_seats
 
-    def is_over(self) -> bool:
+    def _planned_end(self) -> bool:
         hands, rounds = self.flow.match_length(self.options)
         if hands is not None:
             return len(self.hands) >= hands
         return self.round_wind >= rounds
+
+    def is_over(self) -> bool:
+        if not self._planned_end():
+            return False
+        # a flow may insist on more hands past the planned end (Taixing T9: a drawn hand
+        # is followed by another); ``play_on(options, carry, extra_hands)`` says so
+        play_on = getattr(self.flow, "play_on", None)
+        return play_on is None or not play_on(self.options, self.carry, self.extra_hands)
 
     def new_hand(self) -> Hand:
         hand_seed = self._rng.getrandbits(48)
@@ -116,6 +126,8 @@ class Match:
         return hand
 
     def finish_hand(self, hand: Hand) -> HandSummary:
+        if self._planned_end():
+            self.extra_hands += 1
         index = len(self.hands)
         self.ledger.extend((index, p) for p in hand.ledger)
         summary = HandSummary(

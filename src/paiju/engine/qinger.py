@@ -326,7 +326,9 @@ class QingerHand:
             self._start_play()
 
     def _takeoff_options(self, seat: int) -> list[int]:
-        out = [TAKEOFF + k for k, n in enumerate(self.kinds[seat]) if n == 4]
+        # Q6: four of one suit and rank; the face kinds (3 ♥ + 1 ♣) only by the option
+        faces = self.options.takeoff_face_quads_by_rank
+        out = [TAKEOFF + k for k, n in enumerate(self.kinds[seat]) if n == 4 and (k < 27 or faces)]
         fl = self.flowers[seat]
         if fl.count(Card.BJ) == 3 and fl.count(Card.SJ) == 2:
             out.append(TAKEOFF_JOKERS)

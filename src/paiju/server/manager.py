@@ -365,10 +365,7 @@ def table_bots(variant: str) -> list[str]:
     """The bot levels a table of ``variant`` offers: every simple bot, and ``strong`` where
     its search takes milliseconds (the lookahead games). Monte Carlo's 0.3 s a move, even
     in the worker pool, would make a Qing'er table wait that long at every bot's turn."""
-    from paiju.bots.simple import BOTS
-    from paiju.bots.strong import DEFAULT_SEARCH
+    from paiju.bots.facts import bot_facts
 
-    levels = list(BOTS)
-    if DEFAULT_SEARCH.get(variant) == "lookahead":
-        levels.append("strong")
-    return levels
+    facts = bot_facts(variant)
+    return [b for b in facts.bot_levels if b != "strong" or facts.strong_search == "lookahead"]

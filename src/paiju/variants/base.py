@@ -105,6 +105,10 @@ class MahjongWin:
     kong_chain: int = 1
     """Kongs in an unbroken chain ending with the most recent one (连杠); 1 = no chain."""
     n_seats: int = 4
+    discard_winners: int = 1
+    """How many seats won on this discard or robbed kong, this one included (1 for a
+    self-draw). Jiaxing's 一炮三响 floor (J18) depends on it; the flag
+    ``multiple_winners`` says only that it is more than one."""
 
     @property
     def self_drawn(self) -> bool:

@@ -214,6 +214,7 @@ def test_one_discard_several_winners_discarder_pays_each() -> None:
     assert hand.winners == [1, 2, 3]
     for seat in (1, 2, 3):
         assert "multiple_winners" in hand.win_info[seat].flags
+        assert hand.win_info[seat].discard_winners == 3
         assert "human" in hand.win_info[seat].flags
     assert all(p.payer == 0 for p in hand.ledger)
     assert hand.net()[0] == -sum(hand.net()[1:])

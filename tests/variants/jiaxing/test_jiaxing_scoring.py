@@ -283,7 +283,8 @@ def test_options_defaults_follow_decisions() -> None:
     assert OPTS.ting_declaration is False
     assert OPTS.max_winners_per_discard is None
     assert OPTS.hands is None
-    assert OPTS.rounds == 1
+    assert OPTS.rounds == 4  # JA22: four wind rounds
+    assert OPTS.floor_winners == 3  # J18 一炮三响
     assert OPTS.feng_hu_other_discard == "lv_you"
     assert OPTS.feng_hu_self_draw == "feeder_pays_all"
     assert OPTS.quan_qiu_ren == "flat"

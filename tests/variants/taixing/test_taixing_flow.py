@@ -431,6 +431,14 @@ def test_non_dealer_declares_ready_right_after_the_deal() -> None:
     assert "tian_ting" in item_ids(hand, 1)
 
 
+def test_tian_ting_seats_dealer_only_the_dealer_may_declare() -> None:
+    """TA5 「莊家…」: with ``tian_ting_seats = "dealer"`` the others are never asked."""
+    options = TaixingOptions(tian_ting_seats="dealer")
+    hand = make_hand(quiet("5m", "1112345678999m"), options=options)
+    assert hand.phase == ACT and hand.to_act() == [0]
+    assert A.DECLARE not in hand.legal_actions(1)
+
+
 def test_a_declared_hand_is_locked() -> None:
     """After 天听 the seat lets every drawn tile go and may not pong or kong."""
     deal = quiet("9m", "1112345678999m")
@@ -547,9 +555,13 @@ def test_a_match_is_wind_rounds_ending_after_north(rounds: int) -> None:
     """T3: every seat deals in each wind round; the match ends once the last round does."""
     match = Match(TaixingFlow(), TaixingOptions(rounds=rounds), seed=rounds)
     summaries = list(play_match(match, [GreedyBot(i) for i in range(4)]))
-    assert match.passes == 4 * rounds
-    assert summaries[-1].round_wind == rounds - 1
-    assert {s.round_wind for s in summaries} == set(range(rounds))
+    planned = [s for s in summaries if s.round_wind < rounds]
+    extra = summaries[len(planned) :]
+    assert {s.round_wind for s in planned} == set(range(rounds))
+    # T9: hands past North only while the hands before were drawn, and the last is won
+    assert all(s.exhausted for s in [planned[-1], *extra][:-1])
+    assert not summaries[-1].exhausted
+    assert match.extra_hands == len(extra)
     streak = 0
     for prev, cur in itertools.pairwise(summaries):
         keeps = prev.dealer in prev.winners
@@ -558,6 +570,26 @@ def test_a_match_is_wind_rounds_ending_after_north(rounds: int) -> None:
         streak = streak + 1 if summary.exhausted else 0
     assert match.carry == {"draw_streak": streak}
     assert sum(match.totals()) == 0
+
+
+def test_a_drawn_last_hand_is_played_on_until_a_win_or_the_cap() -> None:
+    """T9 「荒莊…且下盤必須要打」: the match does not end on a drawn hand."""
+    flow = TaixingFlow()
+    options = TaixingOptions(hands=1, max_extra_hands=3)
+    assert flow.play_on(options, {"draw_streak": 1}, 0)
+    assert flow.play_on(options, {"draw_streak": 2}, 2)
+    assert not flow.play_on(options, {"draw_streak": 4}, 3)
+    assert not flow.play_on(options, {"draw_streak": 0}, 0)
+    assert not flow.play_on(TaixingOptions(max_extra_hands=0), {"draw_streak": 1}, 0)
+    for seed in range(40):
+        match = Match(flow, options, seed=seed)
+        summaries = list(play_match(match, [GreedyBot(i) for i in range(4)]))
+        assert len(summaries) == 1 + match.extra_hands <= 4
+        if summaries[0].exhausted and len(summaries) < 4:
+            assert not summaries[-1].exhausted
+        if len(summaries) > 1:
+            return
+    raise AssertionError("no drawn first hand in 40 seeds")
 
 
 # -- random games ----------------------------------------------------------------------

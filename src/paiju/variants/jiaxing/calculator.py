@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from paiju.calculator import InputError, options_field, parse_mahjong_win
+from paiju.calculator import InputError, check_winner_cap, options_field, parse_mahjong_win
 from paiju.variants.base import MahjongWin, MeldType, WinType, net
 from paiju.variants.jiaxing.options import JiaxingOptions
 from paiju.variants.jiaxing.scoring import DECLARED_READY, score_win
@@ -92,6 +92,7 @@ def parse(obj: Mapping[str, Any]) -> tuple[MahjongWin, JiaxingOptions]:
         win = replace(win, flags=win.flags | {DECLARED_READY})
     _check_flags(win)
     _check_tiles(win)
+    check_winner_cap(win, options.max_winners_per_discard)
     return win, options
 
 

@@ -37,9 +37,9 @@ class JiaxingOptions:
     hands: int | None = None
     """JA22: play this many hands; None means play ``rounds`` wind rounds."""
 
-    rounds: int = 1
-    """JA22: wind rounds in a match (one round = every seat has dealt, dealer repeats
-    included), used when ``hands`` is None."""
+    rounds: int = 4
+    """JA22: wind rounds in a match (东南西北 = 4, the analysis default; one round = every
+    seat has dealt, dealer repeats included), used when ``hands`` is None."""
 
     dealer_stays_on_draw: bool = True
     """JA22: the dealer keeps the deal after a 荒庄 (as well as after their own win)."""
@@ -84,6 +84,10 @@ class JiaxingOptions:
     floor: int = 5
     """JA11/J18–J20/J23: per-payer floor for 一炮多响, 杠上花, 海底捞月 and 抢杠
     ("不满5番按5番"); 0 turns the floors off."""
+
+    floor_winners: int = 3
+    """J18 一炮三響: the floor of 5 lifts every winner of a discard that at least this many
+    won (3, the seed's 三響); 2 extends it to 一炮双响."""
 
     ting_declaration: bool = False
     """JA20/J22: 报听: a player may declare ready; a declared winner gets +1 (flag
@@ -134,6 +138,8 @@ class JiaxingOptions:
             raise OptionError("option 'feng_hu_threshold' must be at least 1")
         if self.rounds < 1:
             raise OptionError("option 'rounds' must be at least 1")
+        if not 2 <= self.floor_winners <= 3:
+            raise OptionError("option 'floor_winners' must be 2 or 3")
         for name in ("hands", "max_winners_per_discard"):
             value = getattr(self, name)
             if value is not None and value < 1:

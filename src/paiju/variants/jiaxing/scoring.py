@@ -264,11 +264,11 @@ class _Situation:
         self.one_suit = _one_suit(win)
         # 门清 needs a win that counts as 自摸; 暗杠 keep it (J5, J27)
         self.men_qing = not self.discard_mode and not any(m.exposed for m in win.melds)
+        self.yi_pao = (
+            win.win_type is not WinType.SELF_DRAW and win.discard_winners >= options.floor_winners
+        )
         self.floor_applies = options.floor > 0 and (
-            "multiple_winners" in flags
-            or self.bloom
-            or robbed
-            or (win.self_drawn and "last_tile" in flags)
+            self.yi_pao or self.bloom or robbed or (win.self_drawn and "last_tile" in flags)
         )
 
     def items(self, shape: str) -> list[ScoreItem]:
@@ -331,7 +331,7 @@ class _Situation:
             out.append(item("ting_pai", 1))
         total = sum(i.value for i in out)
         if self.floor_applies and total < options.floor:
-            floor_id = "yi_pao_san_xiang" if "multiple_winners" in flags else "man_wu_fan"
+            floor_id = "yi_pao_san_xiang" if self.yi_pao else "man_wu_fan"
             out.append(item(floor_id, options.floor - total))
             total = options.floor
         if self.bloom and len(self.chain) > 1:

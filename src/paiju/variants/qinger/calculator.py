@@ -154,8 +154,10 @@ def _player(raw: Any, index: int, options: QingerOptions, counter: _Counter) -> 
         if not isinstance(t, str):
             raise InputError(at, f"expected a card string, not {t!r}")
         cards = cards_field({"t": t}, "t", at)
-        if not (is_quad_takeoff(cards) or is_joker_takeoff(cards)):
-            raise InputError(at, "a takeoff (起飞) is four alike or BJBJBJSJSJ (五喜)")
+        by_rank = options.takeoff_face_quads_by_rank
+        if not (is_quad_takeoff(cards, by_rank=by_rank) or is_joker_takeoff(cards)):
+            what = "of one rank" if by_rank else "of one suit and rank (Q6; ♥K♥K♥K♣K is not)"
+            raise InputError(at, f"a takeoff (起飞) is four cards {what}, or BJBJBJSJSJ (五喜)")
         counter.add(cards, at)
         takeoffs.append(tuple(cards))
     knocked = raw.get("knocked", False)

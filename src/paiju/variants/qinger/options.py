@@ -39,6 +39,10 @@ class QingerOptions:
     """QA11: 广告 is set aside and replaced like a joker; False keeps it as a dead card."""
     takeoff_at_deal: bool = True
     """Q6: four alike (or all five jokers) may be shown at the deal (起飞)."""
+    takeoff_face_quads_by_rank: bool = False
+    """Q6 「4張花色相同并且同字」: a takeoff is four cards of one suit and rank, so the
+    face cards (3 ♥ + 1 ♣ of each rank) cannot take off. True: four face cards of one rank
+    (♥K♥K♥K♣K) may take off too, as they meld by rank (QA6)."""
     one_winner_per_discard: bool = True
     """QA20: only the claimant nearest in turn order wins; False lets every claimant win
     (``QingerHand.also_won``), each scored as a winner and settled pairwise."""

@@ -76,9 +76,15 @@ def is_joker_takeoff(cards: Sequence[Card]) -> bool:
     return sorted(cards) == list(FIVE_JOKERS)
 
 
-def is_quad_takeoff(cards: Sequence[Card]) -> bool:
-    """Four cards of one meld kind (face cards by rank, QA6)."""
-    return len(cards) == 4 and len({c.meld_kind for c in cards}) == 1 and cards[0].meld_kind >= 0
+def is_quad_takeoff(cards: Sequence[Card], *, by_rank: bool = False) -> bool:
+    """Q6 「4張花色相同并且同字」: four cards of one suit and rank. ``by_rank`` also takes
+    four face cards of one rank whatever their suits (♥K♥K♥K♣K, the option
+    ``takeoff_face_quads_by_rank``); a number card's suit is always part of its kind."""
+    if len(cards) != 4 or cards[0].meld_kind < 0:
+        return False
+    if by_rank:
+        return len({c.meld_kind for c in cards}) == 1
+    return len(set(cards)) == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +106,8 @@ class QingerPlayer:
         if len(self.concealed) != N_CARD_KINDS or min(self.concealed) < 0:
             raise ValueError(f"concealed must be {N_CARD_KINDS} non-negative counts")
         for t in self.takeoffs:
-            if not (is_quad_takeoff(t) or is_joker_takeoff(t)):
+            # the looser by-rank test: whether face quads may take off is the options' call
+            if not (is_quad_takeoff(t, by_rank=True) or is_joker_takeoff(t)):
                 raise ValueError("a takeoff is four alike or all five jokers")
 
     @classmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paiju.calculator import InputError, options_field, parse_mahjong_win
+from paiju.calculator import InputError, check_winner_cap, options_field, parse_mahjong_win
 from paiju.components.tiles import N_PLAYING_KINDS
 from paiju.variants.base import MahjongWin, MeldType, WinType, net
 from paiju.variants.taixing.options import TaixingOptions
@@ -19,7 +19,7 @@ from paiju.variants.taixing.scoring import score_win
 VARIANT = "taixing"
 
 
-def _check(win: MahjongWin) -> None:
+def _check(win: MahjongWin, options: TaixingOptions) -> None:
     """Input the rules cannot judge: impossible situations are malformed, not losing."""
     expected = 14 - 3 * len(win.melds)
     held = sum(win.concealed[:N_PLAYING_KINDS])
@@ -34,6 +34,14 @@ def _check(win: MahjongWin) -> None:
             raise InputError("flags", "kong_replacement is a self-drawn win (win_type self_draw)")
         if not any(m.is_kong for m in win.melds):
             raise InputError("flags", "kong_replacement needs a kong among the melds")
+    if (
+        "ready_at_deal" in win.flags
+        and options.tian_ting_seats == "dealer"
+        and win.winner != win.dealer
+    ):
+        raise InputError(
+            "flags", "'ready_at_deal' (天听): under tian_ting_seats 'dealer' only the dealer"
+        )
 
 
 def score_json(obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -43,7 +51,8 @@ def score_json(obj: Mapping[str, Any]) -> dict[str, Any]:
     for i, meld in enumerate(win.melds):
         if meld.type is MeldType.CHI:
             raise InputError(f"melds[{i}].type", "Taixing has no chow (不准吃, T4)")
-    _check(win)
+    _check(win, options)
+    check_winner_cap(win, options.max_winners_per_discard)
     result = score_win(win, options)
     if not result.valid:
         return {"valid": False, "reason": f"{result.reason_zh} / {result.reason_en}"}

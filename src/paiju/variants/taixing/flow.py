@@ -53,6 +53,7 @@ class TaixingRules(MahjongRules):
         self.draw_streak = draw_streak
         self.max_winners = self.options.max_winners_per_discard
         self.ready_declaration = self.options.tian_ting == "ready_at_deal"
+        self.ready_at_deal_others = self.options.tian_ting_seats == "every_seat"
 
     def tiles(self) -> list[int]:
         # 144: the 136 playing tiles and each of the eight flowers once
@@ -198,3 +199,8 @@ class TaixingFlow:
 
     def match_length(self, options: TaixingOptions) -> tuple[int | None, int]:
         return options.hands, options.rounds
+
+    def play_on(self, options: TaixingOptions, carry: dict[str, Any], extra_hands: int) -> bool:
+        """T9: past the planned end, a drawn last hand is followed by another (doubled),
+        up to ``max_extra_hands`` of them."""
+        return carry.get("draw_streak", 0) > 0 and extra_hands < options.max_extra_hands

@@ -60,6 +60,11 @@ class TaixingOptions:
     ``ready_at_deal``), or (b) ``heavenly``: the dealer's dealt hand is already complete
     (flag ``heavenly``, dealer only)."""
 
+    tian_ting_seats: Literal["every_seat", "dealer"] = "every_seat"
+    """T21/TA5 「莊家摸到牌后直接成牌」: who may declare 天听 (``ready_at_deal``): every
+    seat (the dealer with the first discard, the others right after the deal), or the
+    ``dealer`` only, as the seed's 莊家 says."""
+
     gang_kai: Literal["fan_and_floor", "floor_only"] = "fan_and_floor"
     """TA6. (a) ``fan_and_floor``: 杠开 is 8番 and lifts the floor to ``floor_kong_replacement``;
     (b) ``floor_only``: 杠开 adds no fan, only the floor ("算9花")."""
@@ -111,7 +116,14 @@ class TaixingOptions:
     """T3. A match of this many hands instead of ``rounds`` wind rounds (a shorter game, and
     how a record of a match stopped early is written); None: play the wind rounds."""
 
+    max_extra_hands: int = 16
+    """T9 「荒莊…且下盤必須要打，而且翻倍」: a match does not end on a drawn hand; it plays
+    on, doubling, until a hand is won, at most this many hands past its planned end (so
+    that a match of bots stays finite); 0 ends it on schedule."""
+
     def __post_init__(self) -> None:
+        if self.max_extra_hands < 0:
+            raise OptionError("option 'max_extra_hands' must be 0 or more")
         if self.hands is not None and self.hands < 1:
             raise OptionError("option 'hands' must be at least 1 (or null)")
         for name in (

@@ -1,0 +1,57 @@
+"""``paiju score`` on the second-pass cases (``tests/data/<game>/second_pass_cases.json``).
+
+Each case: a situation, the exit status, and for exit 2 the field named on stderr; for exit
+0 the winner's items (mahjong) and any output keys under ``expect``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paiju.cli import main
+
+DATA = Path(__file__).parents[1] / "data"
+CASES: list[tuple[str, dict[str, Any]]] = [
+    (game, case)
+    for game in ("jiaxing", "taixing", "qinger")
+    for case in json.loads((DATA / game / "second_pass_cases.json").read_text("utf-8"))
+]
+
+
+def run(
+    situation: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], *flags: str
+) -> tuple[int, str, str]:
+    path = tmp_path / "situation.json"
+    path.write_text(json.dumps(situation, ensure_ascii=False), encoding="utf-8")
+    status = main(["score", *flags, str(path)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(("game", "case"), CASES, ids=[f"{g}: {c['name']}" for g, c in CASES])
+def test_case(
+    game: str, case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert case["situation"]["variant"] == game
+    status, out, err = run(case["situation"], tmp_path, capsys)
+    assert status == case["exit"], (out, err)
+    if status == 2:
+        assert out == "" and err.count("\n") == 1
+        assert f"paiju score: {case['field']}:" in err, err
+        return
+    result = json.loads(out)
+    if status == 1:
+        assert result["valid"] is False and case["reason"] in result["reason"]
+        return
+    if "items" in case:
+        assert {i["id"]: i["value"] for i in result["items"]} == case["items"]
+    for key, value in case.get("expect", {}).items():
+        assert result[key] == value, key
+
+
+def test_every_case_names_its_rule() -> None:
+    assert all(case["rule"] for _, case in CASES)
