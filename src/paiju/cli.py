@@ -493,9 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a browser origin allowed to open the websocket besides the served one "
         "(e.g. http://localhost:5173; '*' turns the check off); repeatable",
     )
-    p.add_argument(
-        "--log-level", default="info", choices=("debug", "info", "warning", "error")
-    )
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("load", help="load-test a server with bot tables over websockets")
