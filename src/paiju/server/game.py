@@ -230,20 +230,31 @@ class GameSession:
         if not lines:
             raise ResumeError("no header")
         head = lines[0]
-        flow = flows().get(head.get("variant"))  # type: ignore[arg-type]
+        if not isinstance(head, dict):
+            raise ResumeError("line 1: the header is not a JSON object")
+        variant = head.get("variant")
+        flow = flows().get(variant) if isinstance(variant, str) else None
         if flow is None:
-            raise ResumeError(f"unknown variant {head.get('variant')!r}")
+            raise ResumeError(f"unknown variant {str(variant)[:40]!r}")
+        raw_options = head.get("options") or {}
+        if not isinstance(raw_options, dict):
+            raise ResumeError("header options must be a JSON object")
         try:
-            options = options_from_mapping(flow.options_type, head.get("options") or {})
-        except ValueError as exc:
+            options = options_from_mapping(flow.options_type, raw_options)
+        except (ValueError, TypeError) as exc:
             raise ResumeError(f"header options: {exc}") from None
         seed = head.get("seed")
-        if not isinstance(seed, int):
-            raise ResumeError("header seed must be an integer")
-        session = cls(flow, options, seed, list(head.get("seats") or []))
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise ResumeError("header seed must be a non-negative 64-bit integer")
+        names = head.get("seats") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ResumeError("header seats must be a list of names")
+        session = cls(flow, options, seed, names)
         if session.lines[0] != head:
             raise ResumeError("header differs from what this engine writes")
         for number, line in enumerate(lines[1:], start=2):
+            if not isinstance(line, dict):
+                raise ResumeError(f"line {number}: not a JSON object")
             kind = line.get("type")
             if kind == "hand":
                 session.start_hand()
@@ -252,8 +263,8 @@ class GameSession:
             elif kind == "action":
                 seat = line.get("seat")
                 try:
-                    code = session.parse(str(line.get("action")))
-                    if not isinstance(seat, int):
+                    code = session.parse(str(line.get("action"))[:32])
+                    if not isinstance(seat, int) or isinstance(seat, bool):
                         raise IllegalActionError("no seat")
                     session.act(seat, code)
                 except (IllegalActionError, InvalidActionError) as exc:

@@ -18,7 +18,8 @@ JSONObject = dict[str, Any]
 
 
 class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # every field is always sent, defaults included: the schema says so
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
 
     def json_dict(self) -> JSONObject:
         return self.model_dump(mode="json")
@@ -99,6 +100,9 @@ class MatchState(_Out):
 
 
 class Snapshot(_Out):
+    """The game fields (``turn`` … ``match``) are absent until the game has started."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=False)
     type: Literal["snapshot"] = "snapshot"
     room: RoomInfo
     seat: int | None
@@ -216,8 +220,13 @@ def error(code: str, message: str) -> JSONObject:
 
 def server_schema() -> JSONObject:
     """JSON Schema of every server message (the web client generates its types from it)."""
-    schema: JSONObject = SERVER_MESSAGE.json_schema()
+    schema: JSONObject = SERVER_MESSAGE.json_schema(mode="serialization")
     schema["title"] = "ServerMessage"
+    for definition in schema.get("$defs", {}).values():
+        if "type" in definition.get("properties", {}):
+            required = definition.setdefault("required", [])
+            if "type" not in required:
+                required.insert(0, "type")
     return schema
 
 
