@@ -10,24 +10,36 @@ from typing import Any
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from paiju.calculator import InputError, score_text
+    from paiju.calculator import LIMITS, InputError, score_text
+    from paiju.components.boundedjson import JsonLimitError, read_limited
 
     try:
         if args.file:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-        else:
-            text = sys.stdin.read()
+            with open(args.file, "rb") as fh:
+                data = read_limited(fh, LIMITS.max_bytes)
+        elif hasattr(sys.stdin, "buffer"):
+            data = read_limited(sys.stdin.buffer, LIMITS.max_bytes)
+        else:  # a text stream put in place of stdin (an embedding program, a test)
+            data = sys.stdin.read(LIMITS.max_bytes + 1).encode("utf-8", "surrogatepass")
+        status, out = score_text(data)
     except OSError as exc:
-        print(f"paiju score: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        print(
+            f"paiju score: cannot read {args.file or 'stdin'}: {_os_reason(exc)}", file=sys.stderr
+        )
         return 2
-    try:
-        status, out = score_text(text)
+    except JsonLimitError as exc:
+        print(f"paiju score: (json): {exc}", file=sys.stderr)
+        return 2
     except InputError as exc:
         print(f"paiju score: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(out, ensure_ascii=False))
     return status
+
+
+def _os_reason(exc: OSError) -> str:
+    """An OSError's reason without a traceback (``strerror`` is None for some errors)."""
+    return exc.strerror or str(exc) or type(exc).__name__
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -216,12 +228,12 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from paiju.engine.record import RecordError, iter_text, parse_lines, replay
+    from paiju.engine.record import RecordError, read_record, replay
 
     try:
-        records = parse_lines(iter_text(args.file))
+        records = read_record(args.file)
     except OSError as exc:
-        print(f"paiju replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        print(f"paiju replay: cannot read {args.file}: {_os_reason(exc)}", file=sys.stderr)
         return 2
     except RecordError as exc:
         print(f"paiju replay: malformed record, {exc}", file=sys.stderr)
