@@ -21,6 +21,8 @@ from paiju.server.protocol import ProtocolError, parse_client_message
 from paiju.server.schema import schema_files
 
 ROOT = Path(__file__).resolve().parents[2]
+DEEP_OPTIONS = '{"type": "create_room", "variant": "jiaxing", "options": '
+DEEP_OPTIONS += '{"a":' * 70 + "1" + "}" * 71
 
 
 @pytest.mark.parametrize(
@@ -32,8 +34,13 @@ ROOT = Path(__file__).resolve().parents[2]
         ('{"type": "act", "action": "d5m", "turn": "3"}', "turn"),
         ('{"type": "ping", "t": ' + "9" * 4000 + "}", "digits"),
         ("[" * 200 + "]" * 200, "arrays"),
-        ('{"type": "create_room", "variant": "jiaxing", "options": ' + '{"a":' * 70 + "1" + "}" * 71,
-         "arrays"),
+        (
+            '{"type": "create_room", "variant": "jiaxing", "options": '
+            + '{"a":' * 70
+            + "1"
+            + "}" * 71,
+            "arrays",
+        ),
         (b'{"type": "ping", "t": 1, "\xff": 2}', "JSON"),
     ],
 )
@@ -70,9 +77,7 @@ def test_http_bodies_are_limited_while_streaming(client: TestClient) -> None:
 
     response = client.post("/api/replay", content=chunks())
     assert response.status_code == 413
-    declared = client.post(
-        "/api/score", content=b"{}", headers={"content-length": "999999999"}
-    )
+    declared = client.post("/api/score", content=b"{}", headers={"content-length": "999999999"})
     assert declared.status_code == 413
     assert client.post("/api/score", content=b"[" * 20000).status_code == 413
 
@@ -89,17 +94,21 @@ def test_security_headers_on_every_response(client: TestClient) -> None:
 
 
 def test_websocket_origin_must_be_the_served_one(make_app: Any) -> None:
+    evil = {"origin": "https://evil.example"}
     with TestClient(make_app()) as client:
-        with pytest.raises(WebSocketDisconnect):
-            with client.websocket_connect("/ws", headers={"origin": "https://evil.example"}) as ws:
-                ws.receive_json()
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect("/ws", headers=evil) as ws,
+        ):
+            ws.receive_json()
         with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as ws:
             assert ws.receive_json()["type"] == "welcome"
         with client.websocket_connect("/ws") as ws:  # programs send no Origin
             assert ws.receive_json()["type"] == "welcome"
-    with TestClient(make_app(allowed_origins=("http://localhost:5173",))) as client:
-        with client.websocket_connect("/ws", headers={"origin": "http://localhost:5173"}) as ws:
-            assert ws.receive_json()["type"] == "welcome"
+    dev = {"origin": "http://localhost:5173"}
+    app = make_app(allowed_origins=("http://localhost:5173",))
+    with TestClient(app) as client, client.websocket_connect("/ws", headers=dev) as ws:
+        assert ws.receive_json()["type"] == "welcome"
 
 
 def test_health_and_metrics(client: TestClient) -> None:
@@ -154,12 +163,16 @@ def test_schema_endpoint_and_every_message_of_a_game_fit_it(
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     body=st.one_of(
         st.binary(max_size=200),
