@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install --quiet -e '.[dev,bench,rl,cluster]'
+	$(BIN)/pip install --quiet -e '.[dev,bench,rl,openspiel,cluster]'
 	touch $(STAMP)
 
 # The main job: the game server with the browser client on http://127.0.0.1:8000

@@ -53,9 +53,9 @@ def test_summary_arithmetic() -> None:
 
 
 def test_every_slot_plays_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
-    from paiju.bots import strong
+    from paiju.bots import levels
 
-    real = strong.make_player
+    real = levels.make_player
     made: list[int] = []
     sat: list[set[tuple[int, int]]] = [set() for _ in range(4)]
 
@@ -71,7 +71,7 @@ def test_every_slot_plays_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return decide
 
-    monkeypatch.setattr(strong, "make_player", spy)
+    monkeypatch.setattr(levels, "make_player", spy)
     task = DealTask("jiaxing", {}, ("greedy", "random", "random", "random"), 12345)
     points, control = play_deal(task)
     assert control == []

@@ -63,7 +63,7 @@ def bot_seed(deal_seed: int, rotation: int, slot: int) -> int:
 def _play_rotation(
     task: DealTask, names: Sequence[str], rotation: int, options: Any, flow: Any
 ) -> list[int]:
-    from paiju.bots.strong import make_player
+    from paiju.bots.levels import make_player
     from paiju.engine.match import play_hand
 
     n = len(names)

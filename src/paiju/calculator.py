@@ -1,4 +1,4 @@
-"""The ``paiju score`` contract (``../shared/spec/score-cli.md``): JSON in, JSON out.
+"""The ``paiju score`` contract (``docs/spec/score-cli.md``): JSON in, JSON out.
 
 This module only translates between JSON and the typed situation; each variant's own
 scoring function (the one its engine settles hands with) does the scoring.
@@ -6,14 +6,14 @@ scoring function (the one its engine settles hands with) does the scoring.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from paiju.components import boundedjson
+from paiju.components.boundedjson import preview
 from paiju.components.notation import NotationError, parse_tile, parse_tiles
 from paiju.components.tiles import N_PLAYING_KINDS, Tile
 from paiju.variants.base import (
-    MAHJONG_FLAGS,
     MahjongWin,
     Meld,
     MeldType,
@@ -30,6 +30,14 @@ class InputError(ValueError):
         self.field = fieldname
         super().__init__(f"{fieldname}: {problem}")
 
+
+LIMITS = boundedjson.JsonLimits(max_bytes=64 * 1024, max_depth=8, max_string=1000)
+"""A situation is a few hundred bytes, four levels deep; these bounds leave room for
+whitespace and long option lists while keeping every message and every scan small."""
+
+MAX_STREAK = 30
+"""荒庄 in a row a situation may name: Taixing doubles per drawn hand, and 2**30 times a
+win is already beyond any table's stakes (a larger number would only build huge integers)."""
 
 Scorer = Callable[[Mapping[str, Any]], dict[str, Any]]
 """Takes the decoded JSON object; returns the output object; raises InputError."""
@@ -49,16 +57,18 @@ def score(obj: Any) -> tuple[int, dict[str, Any]]:
     _load_builtin()
     if not isinstance(variant, str) or variant not in _SCORERS:
         known = ", ".join(sorted(_SCORERS))
-        raise InputError("variant", f"unknown variant {variant!r} (known: {known})")
+        raise InputError("variant", f"unknown variant {preview(variant)} (known: {known})")
     out = _SCORERS[variant]()(obj)
     return (0 if out.get("valid") else 1), out
 
 
-def score_text(text: str) -> tuple[int, dict[str, Any]]:
+def score_text(text: str | bytes) -> tuple[int, dict[str, Any]]:
+    """Exit status and output for one situation as JSON text (or UTF-8 bytes), read within
+    :data:`LIMITS`. Raises InputError (exit 2)."""
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError("(json)", f"not valid JSON: {exc}") from None
+        obj = boundedjson.loads(text, LIMITS)
+    except boundedjson.JsonLimitError as exc:
+        raise InputError("(json)", str(exc)) from None
     return score(obj)
 
 
@@ -81,14 +91,14 @@ def seat(obj: Mapping[str, Any], name: str, n_seats: int, *, optional: bool = Fa
             return None
         raise InputError(name, "missing seat")
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n_seats:
-        raise InputError(name, f"seat must be an integer 0…{n_seats - 1}, not {value!r}")
+        raise InputError(name, f"seat must be an integer 0…{n_seats - 1}, not {preview(value)}")
     return value
 
 
 def tiles_field(obj: Mapping[str, Any], name: str, *, default: str | None = None) -> list[Tile]:
     value = obj.get(name, default)
     if not isinstance(value, str):
-        raise InputError(name, f"expected a tile string, not {value!r}")
+        raise InputError(name, f"expected a tile string, not {preview(value)}")
     try:
         return parse_tiles(value)
     except NotationError as exc:
@@ -107,7 +117,33 @@ def options_field(obj: Mapping[str, Any], cls: type[Any]) -> Any:
         raise InputError("options", str(exc)) from None
 
 
-def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> MahjongWin:
+FLAG_OWNERS: dict[str, str] = {
+    "kong_replacement": "jiaxing taixing",
+    "after_kong_discard": "jiaxing",
+    "last_tile": "jiaxing",
+    "heavenly": "jiaxing taixing",
+    "earthly": "jiaxing",
+    "human": "jiaxing",
+    "multiple_winners": "jiaxing taixing",
+    "ready_at_deal": "taixing",
+    "declared_ready": "jiaxing",
+}
+"""Which games know each win flag: a game refuses the flags of another the same way."""
+
+
+def check_flags_known(flags: list[str], variant: str) -> None:
+    """Every flag must be one ``variant`` knows (exit 2 naming ``flags``)."""
+    for flag in flags:
+        owners = FLAG_OWNERS.get(flag)
+        if owners is None:
+            raise InputError("flags", f"unknown flag {preview(flag)}")
+        if variant not in owners.split():
+            raise InputError(
+                "flags", f"{flag!r} is a {owners.split()[0]} flag; {variant} does not know it"
+            )
+
+
+def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool, variant: str) -> MahjongWin:
     """Read the Jiaxing/Taixing situation into a :class:`MahjongWin` (exit-2 checks only)."""
     dealer = seat(obj, "dealer", 4)
     winner = seat(obj, "winner", 4)
@@ -129,7 +165,9 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
         try:
             mtype = MeldType(str(m.get("type")))
         except ValueError:
-            raise InputError(f"{where}.type", f"unknown meld type {m.get('type')!r}") from None
+            raise InputError(
+                f"{where}.type", f"unknown meld type {preview(m.get('type'))}"
+            ) from None
         tiles = tiles_field(m, "tiles") if "tiles" in m else []
         if mtype is MeldType.CHI:
             run = sorted(tiles)
@@ -156,6 +194,15 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
         for t in tiles:
             counts[t] += 1
         melds.append(Meld(mtype, tiles[0], source))
+    flags_given = obj.get("flags", [])
+    if isinstance(flags_given, list) and "kong_replacement" in flags_given:
+        kong_at = [i for i, m in enumerate(melds) if m.is_kong]
+        if kong_at and kong_at[-1] != len(melds) - 1:
+            raise InputError(
+                f"melds[{kong_at[-1] + 1}]",
+                "listed after the last kong, but 'kong_replacement' (flags) wins on that"
+                " kong's replacement: melds are listed in the order they were made",
+            )
     for k, n in enumerate(counts):
         if n > 4:
             raise InputError("hand", f"{n} × {Tile(k)} ({Tile(k).zh}), but only 4 exist")
@@ -180,7 +227,7 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
     try:
         win_type = WinType(str(obj.get("win_type")))
     except ValueError:
-        raise InputError("win_type", f"unknown win type {obj.get('win_type')!r}") from None
+        raise InputError("win_type", f"unknown win type {preview(obj.get('win_type'))}") from None
     source = None
     if win_type is not WinType.SELF_DRAW:
         source = seat(obj, "from", 4)
@@ -191,19 +238,17 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool) -> Mahjo
     flags_raw = obj.get("flags", [])
     if not isinstance(flags_raw, list) or not all(isinstance(f, str) for f in flags_raw):
         raise InputError("flags", "expected a list of strings")
-    unknown = [f for f in flags_raw if f not in MAHJONG_FLAGS]
-    if unknown:
-        raise InputError("flags", f"unknown flag {unknown[0]!r}")
+    check_flags_known(flags_raw, variant)
     streak = obj.get("draw_streak", 0)
-    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
-        raise InputError("draw_streak", "expected a non-negative integer")
+    if isinstance(streak, bool) or not isinstance(streak, int) or not 0 <= streak <= MAX_STREAK:
+        raise InputError("draw_streak", f"expected an integer 0…{MAX_STREAK}")
     leopard = obj.get("leopard", False)
     if not isinstance(leopard, bool):
         raise InputError("leopard", "expected true or false")
     winners = _discard_winners(obj, win_type, flags_raw)
     chain = obj.get("kong_chain", 1)
-    if isinstance(chain, bool) or not isinstance(chain, int) or chain < 1:
-        raise InputError("kong_chain", "expected a positive integer")
+    if isinstance(chain, bool) or not isinstance(chain, int) or not 1 <= chain <= 4:
+        raise InputError("kong_chain", "expected an integer 1…4 (a hand holds at most 4 kongs)")
     concealed = [0] * N_PLAYING_KINDS
     for t in hand:
         concealed[t] += 1

@@ -10,24 +10,36 @@ from typing import Any
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from paiju.calculator import InputError, score_text
+    from paiju.calculator import LIMITS, InputError, score_text
+    from paiju.components.boundedjson import JsonLimitError, read_limited
 
     try:
         if args.file:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-        else:
-            text = sys.stdin.read()
+            with open(args.file, "rb") as fh:
+                data = read_limited(fh, LIMITS.max_bytes)
+        elif hasattr(sys.stdin, "buffer"):
+            data = read_limited(sys.stdin.buffer, LIMITS.max_bytes)
+        else:  # a text stream put in place of stdin (an embedding program, a test)
+            data = sys.stdin.read(LIMITS.max_bytes + 1).encode("utf-8", "surrogatepass")
+        status, out = score_text(data)
     except OSError as exc:
-        print(f"paiju score: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        print(
+            f"paiju score: cannot read {args.file or 'stdin'}: {_os_reason(exc)}", file=sys.stderr
+        )
         return 2
-    try:
-        status, out = score_text(text)
+    except JsonLimitError as exc:
+        print(f"paiju score: (json): {exc}", file=sys.stderr)
+        return 2
     except InputError as exc:
         print(f"paiju score: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(out, ensure_ascii=False))
     return status
+
+
+def _os_reason(exc: OSError) -> str:
+    """An OSError's reason without a traceback (``strerror`` is None for some errors)."""
+    return exc.strerror or str(exc) or type(exc).__name__
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -42,7 +54,7 @@ def _bot_names(text: str, n_seats: int) -> list[str]:
         names *= n_seats
     if len(names) != n_seats:
         raise ValueError(f"--bots takes one name or {n_seats}, comma-separated")
-    from paiju.bots.strong import make_player
+    from paiju.bots.levels import make_player
 
     for name in dict.fromkeys(names):
         make_player(name)  # an unknown name fails here, before any game starts
@@ -209,13 +221,19 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_train(args: argparse.Namespace) -> int:
+    from paiju.rl.cli import run_train
+
+    return run_train(args)
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from paiju.engine.record import RecordError, iter_text, parse_lines, replay
+    from paiju.engine.record import RecordError, read_record, replay
 
     try:
-        records = parse_lines(iter_text(args.file))
+        records = read_record(args.file)
     except OSError as exc:
-        print(f"paiju replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        print(f"paiju replay: cannot read {args.file}: {_os_reason(exc)}", file=sys.stderr)
         return 2
     except RecordError as exc:
         print(f"paiju replay: malformed record, {exc}", file=sys.stderr)
@@ -294,14 +312,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _server_config(text: str | None) -> Any:
-    """``--settings '{"bot_delay": 0}'``: ServerConfig fields over the defaults; None after
+def _server_config(text: str | None, config: Any) -> Any:
+    """``--settings '{"bot_delay": 0}'``: ServerConfig fields over ``config``; None after
     naming what is wrong."""
     import dataclasses
 
-    from paiju.server.rooms import ServerConfig
+    from paiju.server.room import ServerConfig
 
-    config = ServerConfig()
     if not text:
         return config
     try:
@@ -322,6 +339,9 @@ def _server_config(text: str | None) -> Any:
             )
             return None
         current = getattr(config, name)
+        if not isinstance(current, int | float | None):
+            print(f"paiju serve: --settings: {name} has its own option", file=sys.stderr)
+            return None
         ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
         if name == "seed":
             ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
@@ -365,18 +385,44 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from paiju.server.app import create_app
+        from paiju.server.http import configure_logging
+        from paiju.server.room import ServerConfig
+        from paiju.server.storage import check_database
     except ImportError as exc:
         print(f"paiju serve: {exc.name} is missing; pip install 'paiju[server]'", file=sys.stderr)
+        return 2
+    import ipaddress
+
+    try:
+        for proxy in args.trusted_proxy:
+            ipaddress.ip_network(proxy, strict=False)
+    except ValueError as exc:
+        print(f"paiju serve: --trusted-proxy: {exc}", file=sys.stderr)
+        return 2
+    if not 256 <= args.max_frame_bytes <= 1_048_576:
+        print("paiju serve: --max-frame-bytes must be between 256 and 1048576", file=sys.stderr)
+        return 2
+    problem = check_database(args.database)
+    if problem is not None:
+        print(f"paiju serve: {problem}", file=sys.stderr)
         return 2
     cluster = None
     if args.node is not None or args.redis is not None:
         cluster = _cluster_settings(args)
         if cluster is None:
             return 2
-    config = _server_config(args.settings)
+    configure_logging(args.log_level)
+    config = _server_config(
+        args.settings,
+        ServerConfig(
+            trusted_proxies=tuple(args.trusted_proxy),
+            allowed_origins=tuple(args.allow_origin),
+            max_frame_bytes=args.max_frame_bytes,
+        ),
+    )
     if config is None:
         return 2
-    app = create_app(args.database, config=config, cluster=cluster)
+    app = create_app(args.database, config, cluster=cluster)
     where = f" as node {cluster.node}" if cluster is not None else ""
     print(f"paiju: serving on http://{args.host}:{args.port}/{where}", flush=True)
     uvicorn.run(
@@ -384,8 +430,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        access_log=False,
         ws="websockets-sansio",
+        ws_max_size=args.max_frame_bytes,
         ws_per_message_deflate=False,
+        h11_max_incomplete_event_size=16_384,
     )
     return 0
 
@@ -439,6 +488,7 @@ def _cmd_load(args: argparse.Namespace) -> int:
         think=args.think,
         variant=args.variant,
         process=args.process,
+        strong_tables=args.strong_tables,
     )
     try:
         figures = run_load(plan)
@@ -513,6 +563,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_arena)
 
+    from paiju.rl.cli import add_train_arguments
+
+    p = sub.add_parser("train", help="train the learned bot (needs paiju[rl,train])")
+    add_train_arguments(p)
+    p.set_defaults(func=_cmd_train)
+
     p = sub.add_parser("replay", help="verify a game record by re-running the engine")
     p.add_argument("file", help="record (JSON Lines)")
     p.set_defaults(func=_cmd_replay)
@@ -544,6 +600,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="SQLAlchemy URL (default: PAIJU_DATABASE_URL or SQLite data/paiju.db)",
     )
     p.add_argument(
+        "--max-frame-bytes",
+        type=int,
+        default=8192,
+        help="largest websocket message accepted (default 8192)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network) whose X-Forwarded-For is believed; repeatable",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a browser origin allowed to open the websocket besides the served one "
+        "(e.g. http://localhost:5173; '*' turns the check off); repeatable",
+    )
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.add_argument(
         "--settings",
         metavar="JSON",
         help='server settings over the defaults, e.g. \'{"bot_delay": 0.2, "rejoin_grace": 60}\'',
@@ -565,6 +643,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--think", type=float, default=0.5, help="mean seconds per decision")
     p.add_argument("--variant", default="jiaxing", help="game to play")
     p.add_argument("--process", action="store_true", help="run the server in a child process")
+    p.add_argument(
+        "--strong-tables",
+        type=int,
+        default=0,
+        help="extra tables of server-side strong bots playing beside the measured ones",
+    )
     p.add_argument(
         "--urls",
         metavar="WS,WS",

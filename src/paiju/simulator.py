@@ -180,7 +180,7 @@ class GameResult:
 
 def game_players(task: GameTask, n_seats: int) -> list[Any]:
     """The task's bots, each seeded from the game's seed and its seat."""
-    from paiju.bots.strong import make_player
+    from paiju.bots.levels import make_player
 
     return [
         make_player(name, task.seed * n_seats + i, task.variant, budget=task.budget)

@@ -175,7 +175,8 @@ def taixing_hand(seed: int = 3) -> Any:
 
 
 def test_taixing_greedy_drops_its_shortest_suit() -> None:
-    from paiju.bots.simple import TaixingGreedyBot, make_bot, void_suit
+    from paiju.bots import make_bot
+    from paiju.bots.simple import TaixingGreedyBot, void_suit
     from paiju.components.tiles import Tile
     from paiju.variants.base import Meld, MeldType
 

@@ -8,14 +8,11 @@ from typing import Any
 import pytest
 
 from paiju.bots import GreedyBot
-from paiju.bots.strong import (
-    RolloutBot,
-    StrongBot,
-    determinize_mahjong,
-    mahjong_candidates,
-    make_player,
-    unseen_tiles,
-)
+from paiju.bots.candidates import mahjong_candidates
+from paiju.bots.determinize import determinize
+from paiju.bots.levels import make_player
+from paiju.bots.montecarlo import RolloutBot
+from paiju.bots.strong import StrongBot
 from paiju.engine import actions as A
 from paiju.engine.mahjong import ACT, CLAIM, END, MahjongHand
 from paiju.engine.match import play_hand
@@ -108,7 +105,7 @@ def test_unseen_tiles_are_the_hidden_multiset() -> None:
     hand = new_hand(5)
     assert advance(hand, 30)
     seat = hand.to_act()[0]
-    unseen = unseen_tiles(hand, seat)
+    unseen = hand.unseen_tiles(seat)
     hidden = [k for s in range(4) if s != seat for k in range(34) for _ in range(hand.counts[s][k])]
     hidden += hand.wall[hand.head : hand.tail]
     assert sorted(unseen) == sorted(hidden)
@@ -119,7 +116,7 @@ def test_determinization_keeps_the_public_state(seed: int) -> None:
     hand = new_hand(seed)
     assert advance(hand, 25)
     seat = hand.to_act()[0]
-    det = determinize_mahjong(hand, seat, random.Random(0))
+    det = determinize(hand, seat, random.Random(0))
     assert det.counts[seat] == hand.counts[seat]
     assert det.melds == hand.melds and det.discards == hand.discards
     assert det.wall_left == hand.wall_left and det.phase == hand.phase
@@ -128,7 +125,7 @@ def test_determinization_keeps_the_public_state(seed: int) -> None:
         [k for s in range(4) if s != seat for k in range(34) for _ in range(det.counts[s][k])]
         + det.wall[det.head : det.tail]
     )
-    assert pool == sorted(unseen_tiles(hand, seat))
+    assert pool == sorted(hand.unseen_tiles(seat))
     assert det.legal_actions(seat) == hand.legal_actions(seat)
     # the sample is a playable hand
     play_hand(det, [GreedyBot(i) for i in range(4)])
@@ -149,8 +146,8 @@ def test_decisions_ignore_hidden_tiles_in_turn(seed: int) -> None:
             b = StrongBot(probe, rollouts=3, search=search)(other, seat)
             assert a == b
         rng_a, rng_b = random.Random(probe), random.Random(probe)
-        det_a = determinize_mahjong(hand, seat, rng_a)
-        det_b = determinize_mahjong(other, seat, rng_b)
+        det_a = determinize(hand, seat, rng_a)
+        det_b = determinize(other, seat, rng_b)
         assert det_a.counts == det_b.counts and det_a.wall == det_b.wall
 
 
@@ -161,8 +158,8 @@ def test_decisions_ignore_hidden_tiles_in_a_claim_window() -> None:
             continue
         seat = seed % 4
         other = scrambled(hand, seat, seed)
-        det_a = determinize_mahjong(hand, seat, random.Random(3))
-        det_b = determinize_mahjong(other, seat, random.Random(3))
+        det_a = determinize(hand, seat, random.Random(3))
+        det_b = determinize(other, seat, random.Random(3))
         # the claim window is rebuilt from the sample: the real claimants are not read
         assert det_a.pending == det_b.pending and det_a.answers == {}
         assert det_a.pending[seat] == hand.legal_actions(seat)
@@ -232,8 +229,7 @@ def _qinger_hidden(hand: object, seat: int) -> list[int]:
 
 
 def test_qinger_determinization_conserves_cards_and_plays_on() -> None:
-    from paiju.bots.simple import make_bot
-    from paiju.bots.strong import determinize_qinger
+    from paiju.bots import make_bot
     from paiju.engine import qinger as Q
     from paiju.variants.registry import flows
 
@@ -247,7 +243,7 @@ def test_qinger_determinization_conserves_cards_and_plays_on() -> None:
         while not hand.is_over:
             for s in hand.to_act():
                 if step % 7 == 0:
-                    det = determinize_qinger(hand, s, random.Random(step))
+                    det = determinize(hand, s, random.Random(step))
                     phases.add(hand.phase)
                     assert det.counts[s] == hand.counts[s] and det.phase == hand.phase
                     assert len(det.stock) == len(hand.stock) and det.head == hand.head
@@ -263,7 +259,7 @@ def test_qinger_determinization_conserves_cards_and_plays_on() -> None:
 
 
 def test_strong_plays_qinger_legally() -> None:
-    from paiju.bots.simple import make_bot
+    from paiju.bots import make_bot
     from paiju.variants.registry import flows
 
     flow = flows()["qinger"]
@@ -302,7 +298,7 @@ def test_deal_in_chances_read_only_what_the_seat_sees() -> None:
 def test_shaped_samples_keep_the_hand_size(size: int) -> None:
     # regression: a seat with four melds holds one tile, and a sampled "two from ready"
     # once gave it two (the determinization then failed its conservation check)
-    from paiju.bots.strong import _shaped_hand
+    from paiju.bots.determinize import _shaped_hand
 
     rng = random.Random(size)
     for target in range(3):
@@ -312,3 +308,44 @@ def test_shaped_samples_keep_the_hand_size(size: int) -> None:
             if tiles is not None:
                 assert len(tiles) == size
                 assert sum(avail) == 136 - size
+
+
+def _twin_decisions(hand: Any, bot_for: Any, seats: int, n: int) -> int:
+    """Play greedy to many decisions; at each, a fresh deterministic bot decides on the
+    hand and on a resampled twin of it (the hand's own determinization, seeded anew);
+    returns how many decisions were compared."""
+    from paiju.bots import make_bot
+
+    players = [make_bot("greedy", i, hand_variant(hand)) for i in range(seats)]
+    compared = 0
+    step = 0
+    while not hand.is_over and compared < n:
+        for s in hand.to_act():
+            if len(hand.legal_actions(s)) > 1:
+                twin = hand.determinize(s, random.Random(step))
+                assert twin.legal_actions(s) == hand.legal_actions(s)
+                assert bot_for()(hand, s) == bot_for()(twin, s)
+                compared += 1
+            step += 1
+            hand.apply(players[s](hand, s), s)
+            if hand.is_over:
+                break
+    return compared
+
+
+def hand_variant(hand: Any) -> str:
+    return "qinger" if not isinstance(hand, MahjongHand) else hand.rules.name
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taixing"])
+def test_a_bot_decides_alike_on_a_hand_and_its_resampled_twin(variant: str) -> None:
+    from paiju.variants.registry import flows
+
+    flow = flows()[variant]
+    compared = 0
+    for seed in range(3):
+        hand: Any = flow.new_hand(flow.options_type(), seed=seed, dealer=seed % 4, carry={})
+        compared += _twin_decisions(
+            hand, lambda: StrongBot(5, variant, rollouts=2, search="both"), 4, 12
+        )
+    assert compared >= 20

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+import paiju.bench.wild  # noqa: F401  (registers the wild-tile lines)
 from paiju.bench import REGISTRY, main, register, result_line, to_136
 
 EXPECTED = {
@@ -18,6 +19,8 @@ EXPECTED = {
     "win_check_random_riichienv",
     "shanten_riichienv",
     "waits_riichienv",
+    "win_check_wild",
+    "shanten_wild",
 }
 
 

@@ -80,7 +80,7 @@ class ServerThread:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     from paiju.server.app import create_app
-    from paiju.server.rooms import ServerConfig
+    from paiju.server.room import ServerConfig
 
     db = tmp_path_factory.mktemp("e2e-db") / "paiju.db"
     config = ServerConfig(

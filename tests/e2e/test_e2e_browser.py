@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("fastapi")
+from paiju.server.protocol import ROOM_CODE_LENGTH
+
 ServerThread = Any
 """The ``server`` fixture (tests/e2e/conftest.py): ``.url`` is its address."""
 
@@ -37,7 +40,7 @@ def create_room(page: Any, server: ServerThread, variant: str, seats: list[str],
         page.get_by_test_id(f"seat-choice-{i}").select_option(choice)
     page.get_by_test_id("create").click()
     code: str = page.get_by_test_id("room-code").inner_text(timeout=10_000)
-    assert len(code) == 6
+    assert len(code) == ROOM_CODE_LENGTH
     return code
 
 

@@ -139,3 +139,48 @@ def test_mask_is_the_engine_legal_actions() -> None:
         assert np.flatnonzero(obs["action_mask"]).tolist() == legal
         assert np.array_equal(info["action_mask"], obs["action_mask"])
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def _scalar(enc: object, scalars: np.ndarray, name: str) -> float:
+    return float(scalars[enc.scalar_names.index(name)])  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_named_scalars_hold_their_values(variant: str) -> None:
+    """Each scalar sits where its name says (checked on values the hand states)."""
+    table = _played(variant, 7, 25)
+    hand = table.hand
+    enc = table.encoder
+    for seat in table.players:
+        _, sc = enc.encode(hand, seat)
+        assert sc.sum() > 0
+        left = hand.wall_left / 136.0 if variant != "qinger" else hand.stock_left / 126.0
+        first = "wall_left/136" if variant != "qinger" else "stock_left/126"
+        assert _scalar(enc, sc, first) == pytest.approx(left)
+        assert _scalar(enc, sc, "seat0.net/100") == pytest.approx(hand.net()[seat] / 100.0)
+        dealer_flags = [n for n in enc.scalar_names if n.startswith("dealer_is_seat")]
+        assert sum(_scalar(enc, sc, n) for n in dealer_flags) == 1.0
+        assert _scalar(enc, sc, "dealer_is_seat0") == float(seat == hand.dealer)
+        concealed = "seat0.concealed/14" if variant != "qinger" else "seat0.concealed/23"
+        n = 14.0 if variant != "qinger" else 23.0
+        assert _scalar(enc, sc, concealed) == pytest.approx(sum(hand.counts[seat]) / n)
+    if variant == "taixing":
+        for seat in table.players:
+            _, sc = enc.encode(hand, seat)
+            flowers = _scalar(enc, sc, "seat0.flowers/8")
+            assert flowers == pytest.approx(len(hand.flowers[seat]) / 8.0)
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_discard_planes_and_recency(variant: str) -> None:
+    table = _played(variant, 9, 40)
+    hand = table.hand
+    enc = table.encoder
+    seat = table.players[0]
+    planes, _ = enc.encode(hand, seat)
+    d = hand.discards[seat]
+    rows = [enc.plane_names.index(f"seat0.discards>={i}") for i in (1, 2, 3, 4)]
+    assert planes[rows].sum(axis=0).tolist() == np.bincount(d, minlength=enc.kinds).tolist()
+    if d:
+        rec = planes[enc.plane_names.index("seat0.discard_recency")]
+        assert rec[d[-1]] == 1.0

@@ -80,7 +80,7 @@ def test_illegal_and_foreign_actions_are_refused(client: TestClient, table: Any)
         (spy, {"type": "start"}, "not_host"),
         (spy, {"type": "reconnect", "token": "x" * 20}, "bad_token"),
         (p, {"type": "take_seat", "seat": 1}, "game_started"),
-        (p, {"type": "join", "code": "QQQQQQ"}, "no_such_room"),
+        (p, {"type": "join", "code": "QQQQQQQQQQ"}, "no_such_room"),
     ]
     for who, message, expected in cases:
         who.send(message)

@@ -101,7 +101,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
           <input
             data-testid="join-code"
             placeholder={tr(lang, "lobby.code")}
-            maxLength={6}
+            maxLength={10}
             value={code}
             onInput={(e) => setCode((e.target as HTMLInputElement).value)}
           />

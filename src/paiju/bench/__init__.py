@@ -50,7 +50,13 @@ BenchFn = Callable[[int, bool], dict[str, object]]
 REGISTRY: dict[str, BenchFn] = {}
 """Benchmarks by name, in the order they print."""
 
-EXTRA_MODULES: list[str] = ["paiju.bench.selfplay", "paiju.bench.bots", "paiju.server.load"]
+EXTRA_MODULES: list[str] = [
+    "paiju.bench.selfplay",
+    "paiju.bench.bots",
+    "paiju.bench.wild",
+    "paiju.server.load",
+    "paiju.bench.rl",
+]
 """Modules outside this one that register benchmarks; imported by :func:`main`."""
 
 SEED = 20261129

@@ -3,6 +3,7 @@ public state plus their own tiles)."""
 
 from __future__ import annotations
 
-from paiju.bots.simple import GreedyBot, RandomBot, make_bot
+from paiju.bots.levels import make_bot, make_player
+from paiju.bots.simple import GreedyBot, RandomBot
 
-__all__ = ["GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["GreedyBot", "RandomBot", "make_bot", "make_player"]

@@ -32,7 +32,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from paiju.bots.determinize import determinize
 from paiju.bots.simple import _ukeire, unseen_counts
+from paiju.bots.values import Evaluation, Value
 from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import Tile
 from paiju.engine import actions as A
@@ -101,17 +103,30 @@ class WinLookahead:
         self.depth = model.depth
         self.can_win = hand.rules.may_win(hand, seat)
         self._memo: dict[bytes, float] = {}
-        self._gain: dict[tuple[bytes, int, bool], float] = {}
+        self._gain: dict[tuple[bytes, int, bool, WinType, int | None], float] = {}
+        self._chance: dict[bytes, float] = {}
         self._flags = frozenset([hand.rules.ready_flag] if hand.ready[seat] else [])
         self._flowers = tuple(Tile(f) for f in hand.flowers[seat])
         n = len(hand.counts)
         self._payer = (seat + 1) % n
 
     # -- values ------------------------------------------------------------------------
-    def win_gain(self, key: bytes, tile: int, self_drawn: bool) -> float:
+    def win_gain(
+        self,
+        key: bytes,
+        tile: int,
+        self_drawn: bool,
+        *,
+        how: WinType | None = None,
+        source: int | None = None,
+    ) -> float:
         """Net points ``seat`` takes for winning with the complete concealed counts
-        ``key`` (winning tile included): 0 when the rules would not accept the win."""
-        ck = (key, tile, self_drawn)
+        ``key`` (winning tile included): 0 when the rules would not accept the win. A
+        discard win is paid by the next seat unless ``source`` says who (``how``: the
+        kind of win, when not a plain self-draw or discard)."""
+        how = how or (WinType.SELF_DRAW if self_drawn else WinType.DISCARD)
+        payer = None if self_drawn else (self._payer if source is None else source)
+        ck = (key, tile, self_drawn, how, payer)
         got = self._gain.get(ck)
         if got is not None:
             return got
@@ -124,8 +139,8 @@ class WinLookahead:
                 concealed=tuple(key),
                 melds=self.melds,
                 win_tile=Tile(tile),
-                win_type=WinType.SELF_DRAW if self_drawn else WinType.DISCARD,
-                source=None if self_drawn else self._payer,
+                win_type=how,
+                source=payer,
                 flags=self._flags,
                 flowers=self._flowers,
                 draw_streak=hand.rules.draw_streak,
@@ -148,10 +163,23 @@ class WinLookahead:
         complete hand (3n + 1 tiles with the melds); 0 beyond the model's depth."""
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = self._value(key)
+            got = self._memo[key] = self._value(key, False)
         return got
 
-    def _value(self, key: bytes) -> float:
+    def chance(self, key: bytes) -> float:
+        """The chance of winning at all from ``key``, in the same model as :meth:`value`
+        (a win the rules would refuse does not count; after a draw the discard kept is
+        the one that keeps the chance highest)."""
+        got = self._chance.get(key)
+        if got is None:
+            got = self._chance[key] = self._value(key, True)
+        return got
+
+    def _gain_of(self, full: bytes, tile: int, self_drawn: bool, chance: bool) -> float:
+        gain = self.win_gain(full, tile, self_drawn)
+        return float(gain > 0) if chance else gain
+
+    def _value(self, key: bytes, chance: bool) -> float:
         declared = self.declared
         sh = MAHJONG.shanten(key, declared)
         if sh > self.depth:
@@ -170,8 +198,8 @@ class WinLookahead:
                 full = bytes(counts)
                 counts[w] -= 1
                 p_draw += p
-                draw_gain += p * self.win_gain(full, w, True)
-                ron_gain += p * self.win_gain(full, w, False)
+                draw_gain += p * self._gain_of(full, w, True, chance)
+                ron_gain += p * self._gain_of(full, w, False, chance)
             if p_draw == 0.0:
                 return 0.0
             p_ron = 1.0 - (1.0 - self.discard_rate * p_draw) ** 3
@@ -193,7 +221,7 @@ class WinLookahead:
                         after = bytes(counts)
                         counts[d] += 1
                         if MAHJONG.shanten(after, declared) == target:
-                            best = max(best, self.value(after))
+                            best = max(best, self.chance(after) if chance else self.value(after))
                 p = unseen[k] / total
                 gain += p * best
                 p_better += p
@@ -208,17 +236,181 @@ def lookahead_action(
     default: int,
     model: Model = DEFAULT_MODEL,
 ) -> int:
-    """The search's choice for ``seat``, or ``default`` (greedy's) where it does not reach:
-    a win is always taken and kongs are left to greedy; a hand two or more from ready
-    discards by greedy's shanten with a pong-aware tie-break (:func:`_far_discard`).
-    Ties keep ``default``."""
+    """The search's choice for ``seat``, or ``default`` (greedy's) where it does not reach
+    (see :func:`lookahead_evaluation`)."""
+    return lookahead_evaluation(hand, seat, legal, default, model).choice
+
+
+def lookahead_evaluation(
+    hand: MahjongHand,
+    seat: int,
+    legal: Sequence[int],
+    default: int,
+    model: Model = DEFAULT_MODEL,
+    *,
+    detail: bool = False,
+) -> Evaluation:
+    """The search's choice for ``seat`` with the values behind it, or ``default``
+    (greedy's) where it does not reach: a win is always taken and kongs are left to
+    greedy; a hand two or more from ready discards by greedy's shanten with a pong-aware
+    tie-break (:func:`_far_discard`). Ties keep ``default``.
+
+    Play reads only the choice. ``detail`` (review) also values what play need not: the
+    win taken and its alternatives, the kongs, the discards of a hand two from ready
+    (with a depth-two model, though the choice stays the tie-break's), and each discard's
+    deal-in chance (``model.danger_samples`` or 24 samples)."""
     if A.ZIMO in legal or A.HU in legal or (A.DECLARE in legal and default == A.DECLARE):
-        return default
+        values = _all_values(hand, seat, legal, model, detail) if detail else {}
+        return Evaluation(default, "rule", values, frozenset([default]))
     if hand.phase == ACT:
-        return _discard(hand, seat, legal, default, model)
+        return _discard(hand, seat, legal, default, model, detail=detail)
     if hand.phase == CLAIM and (A.PONG in legal or A.KONG in legal):
-        return _claim(hand, seat, legal, default, model)
-    return default
+        return _claim(hand, seat, legal, default, model, detail=detail)
+    return Evaluation(default, "greedy", {}, frozenset([default]))
+
+
+def _all_values(
+    hand: MahjongHand, seat: int, legal: Sequence[int], model: Model, detail: bool
+) -> dict[int, Value]:
+    """Every legal action's value where the model reaches (for review)."""
+    if hand.phase == ACT:
+        return _turn_values(hand, seat, legal, model, detail, wide=True)
+    return _window_values(hand, seat, legal, model, wide=True)
+
+
+def _chance_value(look: WinLookahead, key: bytes) -> Value:
+    return Value(points=look.value(key), win=look.chance(key))
+
+
+def _turn_values(
+    hand: MahjongHand,
+    seat: int,
+    legal: Sequence[int],
+    model: Model,
+    detail: bool,
+    *,
+    wide: bool,
+) -> dict[int, Value]:
+    """The values of ``seat``'s actions in its turn: each discard (and its ready
+    declaration) by the hand it leaves; with ``wide`` (review) also each kong (by the hand
+    after it, before its replacement draw) and a self-drawn win (its exact score)."""
+    counts = bytearray(hand.counts[seat][:34])
+    declared = len(hand.melds[seat])
+    look = WinLookahead(hand, seat, hand.melds[seat], model=model)
+    if detail and model.depth < 2:
+        keys = {a: _after(counts, a) for a in legal if a < 34}
+        if keys and min(MAHJONG.shanten(k, declared) for k in keys.values()) > model.depth:
+            look = WinLookahead(hand, seat, hand.melds[seat], model=_deeper(model))
+    values: dict[int, Value] = {}
+    for a in legal:
+        if a < 34 or a >= A.TING:
+            tile = a if a < 34 else a - A.TING
+            values[a] = _chance_value(look, _after(counts, tile))
+        elif not wide:
+            continue
+        elif a < 68:
+            tile = a - 34
+            melds = [*hand.melds[seat], Meld(MeldType.CONCEALED_KONG, Tile(tile), None)]
+            counts[tile] -= 4
+            after = bytes(counts)
+            counts[tile] += 4
+            kong = WinLookahead(hand, seat, melds, unseen=look.unseen, model=look_model(look))
+            values[a] = _chance_value(kong, after)
+        elif a < 102:
+            tile = a - 68
+            melds = [
+                Meld(MeldType.ADDED_KONG, m.tile, m.source)
+                if m.type is MeldType.PONG and m.tile == tile
+                else m
+                for m in hand.melds[seat]
+            ]
+            kong = WinLookahead(hand, seat, melds, unseen=look.unseen, model=look_model(look))
+            values[a] = _chance_value(kong, _after(counts, tile))
+        elif a == A.ZIMO:
+            gain = look.win_gain(bytes(counts), hand.drawn, True)
+            values[a] = Value(points=gain, win=1.0)
+    if detail:
+        discards = sorted({a if a < 34 else a - A.TING for a in values if a < 34 or a >= A.TING})
+        if discards:
+            risk = deal_in_chances(hand, seat, discards, model.danger_samples or 24)
+            values = {
+                a: Value(v.points, v.win, risk[a if a < 34 else a - A.TING])
+                if a < 34 or a >= A.TING
+                else v
+                for a, v in values.items()
+            }
+    return values
+
+
+def look_model(look: WinLookahead) -> Model:
+    return Model(hazard=look.hazard, discard_rate=look.discard_rate, depth=look.depth)
+
+
+def _deeper(model: Model) -> Model:
+    return Model(
+        hazard=model.hazard,
+        discard_rate=model.discard_rate,
+        depth=2,
+        danger_samples=model.danger_samples,
+        deal_in_cost=model.deal_in_cost,
+    )
+
+
+def _after(counts: bytearray, tile: int) -> bytes:
+    counts[tile] -= 1
+    out = bytes(counts)
+    counts[tile] += 1
+    return out
+
+
+def _window_values(
+    hand: MahjongHand, seat: int, legal: Sequence[int], model: Model, *, wide: bool
+) -> dict[int, Value]:
+    """The values of ``seat``'s answers to the tile on offer: pass (the hand as it is),
+    pong (the best discard after it), kong; with ``wide`` (review) a win too (its exact
+    score) and the answers of a 抢杠 or 天听 window."""
+    counts = bytearray(hand.counts[seat][:34])
+    unseen = unseen_counts(hand, seat)
+
+    def search(melds: Sequence[Meld]) -> WinLookahead:
+        return WinLookahead(hand, seat, melds, unseen=unseen, model=model)
+
+    stay = search(hand.melds[seat])
+    values = {A.PASS: _chance_value(stay, bytes(counts))}
+    tile = hand.claim_tile
+    source = hand.claim_from
+    if A.PONG in legal:
+        melds = [*hand.melds[seat], Meld(MeldType.PONG, Tile(tile), source)]
+        look = search(melds)
+        counts[tile] -= 2
+        best: Value | None = None
+        for d in range(34):
+            if counts[d]:
+                v = _chance_value(look, _after(counts, d))
+                if best is None or (v.points or 0.0) > (best.points or 0.0):
+                    best = v
+        counts[tile] += 2
+        values[A.PONG] = best or Value(0.0, 0.0)
+    if A.KONG in legal:
+        # a kong draws a replacement at once: about as good as the pong it contains
+        melds = [*hand.melds[seat], Meld(MeldType.KONG, Tile(tile), source)]
+        look = search(melds)
+        counts[tile] -= 3
+        values[A.KONG] = _chance_value(look, bytes(counts))
+        counts[tile] += 3
+    if wide and A.HU in legal:
+        robbed = hand.phase != CLAIM
+        counts[tile] += 1
+        gain = stay.win_gain(
+            bytes(counts),
+            tile,
+            False,
+            how=WinType.ROBBED_KONG if robbed else WinType.DISCARD,
+            source=hand.rob_seat if robbed else source,
+        )
+        counts[tile] -= 1
+        values[A.HU] = Value(points=gain, win=1.0)
+    return {a: v for a, v in values.items() if a in legal}
 
 
 def _discard(
@@ -227,24 +419,24 @@ def _discard(
     legal: Sequence[int],
     default: int,
     model: Model,
-) -> int:
+    *,
+    detail: bool,
+) -> Evaluation:
     if default < 34:
         base = default
     elif default >= A.TING:
         base = default - A.TING
     else:  # greedy chose a kong: keep it
-        return default
+        kong = _turn_values(hand, seat, legal, model, detail, wide=True) if detail else {}
+        return Evaluation(default, "greedy", kong, frozenset([default]))
     counts = bytearray(hand.counts[seat][:34])
     declared = len(hand.melds[seat])
     options = sorted({a for a in legal if a < 34})
-    after: dict[int, bytes] = {}
-    for a in options:
-        counts[a] -= 1
-        after[a] = bytes(counts)
-        counts[a] += 1
+    after = {a: _after(counts, a) for a in options}
     shanten = {a: MAHJONG.shanten(k, declared) for a, k in after.items()}
+    wide = _turn_values(hand, seat, legal, model, detail, wide=True) if detail else {}
     if min(shanten.values()) > model.depth:
-        return _far_discard(
+        choice, ties = _far_discard(
             hand,
             seat,
             legal,
@@ -254,15 +446,22 @@ def _discard(
             default=default,
             discard_rate=model.discard_rate,
         )
+        return Evaluation(choice, "greedy", wide, ties)
     look = WinLookahead(hand, seat, hand.melds[seat], model=model)
     values = {a: look.value(k) for a, k in after.items()}
     if model.danger_samples:
         risk = deal_in_chances(hand, seat, options, model.danger_samples)
         values = {a: (1.0 - risk[a]) * v - risk[a] * model.deal_in_cost for a, v in values.items()}
     best = max(options, key=lambda a: (values[a], a == base))
+    top = values[best]
+    ties = frozenset(t for a in options if values[a] == top for t in (a, A.TING + a) if t in legal)
+    shown = wide or {
+        a: Value(points=values[a if a < 34 else a - A.TING]) for a in legal if a < 34 or a >= A.TING
+    }
     if values[best] <= values.get(base, 0.0):
-        return default
-    return A.TING + best if A.TING + best in legal else best
+        return Evaluation(default, "lookahead", shown, ties | {default})
+    choice = A.TING + best if A.TING + best in legal else best
+    return Evaluation(choice, "lookahead", shown, ties)
 
 
 def deal_in_chances(
@@ -274,13 +473,11 @@ def deal_in_chances(
     state only, so the answer depends on nothing hidden."""
     import random
 
-    from paiju.bots.strong import determinize_mahjong
-
     public = len(hand.log) * 131 + seat
     rng = random.Random(public)
     hits = dict.fromkeys(tiles, 0)
     for _ in range(samples):
-        det = determinize_mahjong(hand, seat, rng)
+        det = determinize(hand, seat, rng)
         waits: set[int] = set()
         for s in range(len(det.counts)):
             if s != seat and det.rules.may_win(det, s):
@@ -301,23 +498,27 @@ def _far_discard(
     base: int,
     default: int,
     discard_rate: float,
-) -> int:
+) -> tuple[int, frozenset[int]]:
     """Two or more from ready: greedy's lowest shanten, but its tie-break (ukeire) counts
     an improving tile the hand holds a pair of as also coming from the three others'
     discards (a pong), as the lookahead's discard model has it: ``1 + 3 * discard_rate``
-    times its unseen copies. A pair moves on from any seat, a run only from the wall."""
+    times its unseen copies. A pair moves on from any seat, a run only from the wall.
+    Returns the choice and the discards (with their declarations) it finds as good."""
     best = min(shanten.values())
     top = [a for a in after if shanten[a] == best]
     if len(top) < 2 or shanten.get(base, best + 1) != best:
-        return default
+        return default, frozenset([default])
     unseen = unseen_counts(hand, seat)
     declared = len(hand.melds[seat])
     pong = 1.0 + 3.0 * discard_rate
     score = {a: _ukeire(bytearray(after[a]), declared, best, unseen, pong) for a in top}
     choice = max(top, key=lambda a: (score[a], a == base))
+    ties = frozenset(
+        t for a in top if score[a] == score[choice] for t in (a, A.TING + a) if t in legal
+    )
     if score[choice] <= score[base]:
-        return default
-    return A.TING + choice if A.TING + choice in legal else choice
+        return default, ties | {default}
+    return (A.TING + choice if A.TING + choice in legal else choice), ties
 
 
 def _claim(
@@ -326,41 +527,18 @@ def _claim(
     legal: Sequence[int],
     default: int,
     model: Model,
-) -> int:
+    *,
+    detail: bool,
+) -> Evaluation:
     """Pong (or kong) the tile on offer, or pass: whichever leaves the better hand."""
-    counts = bytearray(hand.counts[seat][:34])
-    declared = len(hand.melds[seat])
-    if MAHJONG.shanten(bytes(counts), declared) > model.depth:
-        return default
-    unseen = unseen_counts(hand, seat)
-
-    def search(melds: Sequence[Meld]) -> WinLookahead:
-        return WinLookahead(hand, seat, melds, unseen=unseen, model=model)
-
-    stay = search(hand.melds[seat])
-    values = {A.PASS: stay.value(bytes(counts))}
-    tile = hand.claim_tile
-    source = hand.claim_from
-    if A.PONG in legal:
-        melds = [*hand.melds[seat], Meld(MeldType.PONG, Tile(tile), source)]
-        look = search(melds)
-        counts[tile] -= 2
-        best = 0.0
-        for d in range(34):
-            if counts[d]:
-                counts[d] -= 1
-                best = max(best, look.value(bytes(counts)))
-                counts[d] += 1
-        counts[tile] += 2
-        values[A.PONG] = best
-    if A.KONG in legal:
-        # a kong draws a replacement at once: about as good as the pong it contains
-        melds = [*hand.melds[seat], Meld(MeldType.KONG, Tile(tile), source)]
-        look = search(melds)
-        counts[tile] -= 3
-        values[A.KONG] = look.value(bytes(counts))
-        counts[tile] += 3
-    choice = max(values, key=lambda a: (values[a], a == default))
-    if values[choice] <= values.get(default, 0.0):
-        return default
-    return choice
+    counts = bytes(hand.counts[seat][:34])
+    if MAHJONG.shanten(counts, len(hand.melds[seat])) > model.depth:
+        values = _window_values(hand, seat, legal, _deeper(model), wide=True) if detail else {}
+        return Evaluation(default, "greedy", values, frozenset([default]))
+    values = _window_values(hand, seat, legal, model, wide=detail)
+    points = {a: v.points or 0.0 for a, v in values.items() if a in (A.PASS, A.PONG, A.KONG)}
+    choice = max(points, key=lambda a: (points[a], a == default))
+    ties = frozenset(a for a in points if points[a] == points[choice])
+    if points[choice] <= points.get(default, 0.0):
+        return Evaluation(default, "lookahead", values, ties | {default})
+    return Evaluation(choice, "lookahead", values, ties)

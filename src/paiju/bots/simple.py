@@ -7,15 +7,10 @@ Both decide from ``legal_actions(seat)``, the seat's own tiles and public inform
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from paiju.components.analysis import MAHJONG
 from paiju.engine import actions as A
 from paiju.engine.mahjong import MahjongHand
-
-if TYPE_CHECKING:
-    from paiju.bots.qinger import QingerGreedyBot
-    from paiju.bots.strong import StrongBot
 
 
 class RandomBot:
@@ -242,28 +237,3 @@ def _ukeire(
                 total += unseen[k] * (pair_weight if counts[k] == 3 else 1)
             counts[k] -= 1
     return total
-
-
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
-
-
-def make_bot(
-    name: str, seed: int = 0, variant: str = "jiaxing"
-) -> RandomBot | GreedyBot | QingerGreedyBot | StrongBot:
-    """A bot by name for ``variant`` (the simple bots play every mahjong variant; Qing'er
-    has its own greedy bot, the random one plays any game; ``strong`` searches, see
-    :mod:`paiju.bots.strong`)."""
-    if name == "strong":
-        from paiju.bots.strong import StrongBot
-
-        return StrongBot(seed, variant)
-    cls = BOTS.get(name)
-    if cls is None:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, strong)")
-    if variant == "qinger" and cls is GreedyBot:
-        from paiju.bots.qinger import QingerGreedyBot
-
-        return QingerGreedyBot(seed)
-    if variant == "taixing" and cls is GreedyBot:
-        return TaixingGreedyBot(seed)
-    return cls(seed)

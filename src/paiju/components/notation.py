@@ -1,4 +1,4 @@
-"""Tile and card notation (``../shared/spec/notation.md``): parse and format.
+"""Tile and card notation (``docs/spec/notation.md``): parse and format.
 
 Strings live at the edges only; inside, tiles and cards are :class:`Tile` / :class:`Card`.
 ``parse_tiles(format_tiles(x)) == x`` for every list ``x`` (order is kept: the formatter

@@ -19,7 +19,7 @@ state is plain lists and bytearrays so that a random-bot hand costs about a mill
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from paiju.components.analysis import MAHJONG
@@ -260,14 +260,18 @@ class MahjongHand:
     def _open_declarations(self) -> None:
         """天听 for the non-dealers: right after the deal, before anyone acts, every seat
         whose 13 tiles are ready answers ``ting`` (declare) or ``pass``, all at once."""
-        pending: dict[int, list[int]] = {}
-        for s in self._others(self.dealer):
-            if self.rules.is_ready(self, s, bytes(self.counts[s])):
-                pending[s] = [A.PASS, A.DECLARE]
+        pending = self._declare_window()
         if pending:
             self.pending = pending
             self.answers = {}
             self.phase = DECLARE
+
+    def _declare_window(self) -> dict[int, list[int]]:
+        return {
+            s: [A.PASS, A.DECLARE]
+            for s in self._others(self.dealer)
+            if self.rules.is_ready(self, s, bytes(self.counts[s]))
+        }
 
     # -- queries -------------------------------------------------------------------
     @property
@@ -445,10 +449,7 @@ class MahjongHand:
             tile = action - 68
             # the added kong can be robbed: open a window before it takes effect
             self.log.append(Event("added_kong", seat, tile))
-            self.pending = {}
-            for s in self._others(seat):
-                if self._can_take(s, tile, WinType.ROBBED_KONG):
-                    self.pending[s] = [A.PASS, A.HU]
+            self.pending = self._rob_window(seat, tile)
             if self.pending:
                 self.phase = ROB
                 self.rob_seat = seat
@@ -472,17 +473,28 @@ class MahjongHand:
         self.n_discards += 1
         self.claim_tile = tile
         self.claim_from = seat
-        pending: dict[int, list[int]] = {}
-        for s in self._others(seat):
-            opts = self.claim_options(s, tile)
-            if opts:
-                pending[s] = opts
+        pending = self._claim_window(seat, tile)
         self.pending = pending
         if pending:
             self.answers = {}
             self.phase = CLAIM
         else:
             self._next_turn(seat)
+
+    def _claim_window(self, source: int, tile: int) -> dict[int, list[int]]:
+        pending: dict[int, list[int]] = {}
+        for s in self._others(source):
+            opts = self.claim_options(s, tile)
+            if opts:
+                pending[s] = opts
+        return pending
+
+    def _rob_window(self, konger: int, tile: int) -> dict[int, list[int]]:
+        return {
+            s: [A.PASS, A.HU]
+            for s in self._others(konger)
+            if self._can_take(s, tile, WinType.ROBBED_KONG)
+        }
 
     def claim_options(self, seat: int, tile: int) -> list[int]:
         """What ``seat`` may answer to ``tile`` just discarded by ``claim_from``: PASS
@@ -847,6 +859,96 @@ class MahjongHand:
         new._legal = {}
         new._waits = list(self._waits)
         return new
+
+    # -- what a seat cannot see ----------------------------------------------------
+    def unseen_tiles(self, seat: int) -> list[int]:
+        """The tiles ``seat`` cannot see, ascending: the whole set minus its own concealed
+        tiles, every meld, every discard, every flower set aside, and an added kong's tile
+        on offer (shown, though still counted in the konger's hand)."""
+        tiles = self.rules.tiles()
+        left = [0] * (max(tiles) + 1)
+        for t in tiles:
+            left[t] += 1
+        for k, n in enumerate(self.counts[seat]):
+            left[k] -= n
+        for s in range(N_SEATS):
+            for m in self.melds[s]:
+                for t in m.tiles:
+                    left[t] -= 1
+            for t in self.discards[s]:
+                left[t] -= 1
+            for f in self.flowers[s]:
+                left[f] -= 1
+        if self.phase == ROB and self.rob_seat != seat:
+            left[self.claim_tile] -= 1
+        if min(left) < 0:  # pragma: no cover - the hand conserves tiles
+            raise AssertionError("more tiles seen than the set holds")
+        return [t for t, n in enumerate(left) for _ in range(n)]
+
+    def determinize(self, seat: int, rng: random.Random, deal: Deal | None = None) -> MahjongHand:
+        """A copy of this hand that ``seat`` could not tell from it: everything it cannot
+        see (the other seats' concealed tiles, the wall beyond the drawn part, the tile
+        the seat to move just drew) dealt again from :meth:`unseen_tiles`.
+
+        Each other seat keeps its hand size; flowers (never held) go to the wall.
+        ``deal(other, size, avail, rng)`` may choose an other seat's tiles (taking them
+        from the 34 counts ``avail``); when it is absent or returns None the tiles are
+        drawn uniformly. An open window (claim, 抢杠, 天听) is rebuilt by this hand's own
+        rules on the sampled tiles, with no answer given yet."""
+        pool = self.unseen_tiles(seat)
+        flowers = [t for t in pool if t >= 34]
+        avail = [0] * 34
+        for t in pool:
+            if t < 34:
+                avail[t] += 1
+        det = self.copy()
+        for s in range(N_SEATS):
+            if s == seat:
+                continue
+            size = sum(self.counts[s])
+            counts = bytearray(34)
+            if self.phase == ROB and s == self.rob_seat:
+                counts[self.claim_tile] += 1
+                size -= 1
+            tiles = deal(s, size, avail, rng) if deal is not None else None
+            if tiles is None:
+                tiles = take_random(avail, size, rng)
+            for t in tiles:
+                counts[t] += 1
+            det.counts[s] = counts
+        rest = [k for k, c in enumerate(avail) for _ in range(c)] + flowers
+        rng.shuffle(rest)
+        if len(rest) != self.tail - self.head:  # pragma: no cover - conservation again
+            raise AssertionError("the unseen tiles do not fill the hands and the wall")
+        det.wall = self.wall[: self.head] + rest + self.wall[self.tail :]
+        det._waits = [None] * N_SEATS
+        det._legal = {}
+        current = self.current
+        if current != seat and det.drawn >= 0 and not det.counts[current][det.drawn]:
+            # the seat to move drew a tile nobody else saw: any tile of its sampled hand
+            det.drawn = _any_tile(det.counts[current])
+        det.answers = {}
+        if self.phase == CLAIM:
+            det.pending = det._claim_window(self.claim_from, self.claim_tile)
+        elif self.phase == ROB:
+            det.pending = det._rob_window(self.rob_seat, self.claim_tile)
+        elif self.phase == DECLARE:
+            det.pending = det._declare_window()
+        return det
+
+
+Deal = Callable[[int, int, list[int], random.Random], list[int] | None]
+"""Chooses a resampled seat's tiles: ``(seat, size, avail, rng)`` to ``size`` tiles taken
+from the 34 counts ``avail``, or None (``avail`` untouched) for a uniform draw."""
+
+
+def take_random(avail: list[int], n: int, rng: random.Random) -> list[int]:
+    """``n`` tiles drawn without replacement from the counts ``avail`` (updated)."""
+    flat = [k for k, c in enumerate(avail) for _ in range(c)]
+    out = rng.sample(flat, n)
+    for t in out:
+        avail[t] -= 1
+    return out
 
 
 def arrange_wall(

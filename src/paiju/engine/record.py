@@ -13,11 +13,13 @@ reported (a tampered or foreign record).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
 import paiju
+from paiju.components import boundedjson
+from paiju.components.boundedjson import preview
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
 from paiju.engine.match import Decide, Hand, HandSummary, Match, play_match
@@ -109,22 +111,46 @@ class _Mismatch(Exception):
         self.message = message
 
 
-def parse_lines(text_lines: Iterable[str]) -> list[dict[str, Any]]:
-    """Decode every line; raises :class:`RecordError` for anything not a JSON object."""
+LINE_LIMITS = boundedjson.JsonLimits(max_bytes=1 << 20, max_depth=16, max_string=10_000)
+"""One record line: an event or a decision is a few hundred bytes, at most six levels deep."""
+MAX_RECORD_BYTES = 64 << 20
+"""A whole record file: a long match is a few megabytes."""
+
+
+def parse_lines(text_lines: Iterable[str | bytes]) -> list[dict[str, Any]]:
+    """Decode every line within :data:`LINE_LIMITS`; raises :class:`RecordError` for
+    anything that is not a JSON object with a ``type`` (or a header's ``record``)."""
     out = []
     for number, raw in enumerate(text_lines, start=1):
         if not raw.strip():
             raise RecordError(number, "empty line")
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise RecordError(number, f"not JSON: {exc.msg}") from None
+            obj = boundedjson.loads(raw, LINE_LIMITS)
+        except boundedjson.JsonLimitError as exc:
+            # a line's own position is "line 1 column C": keep the column only
+            where = exc.where.split("column", 1)
+            column = f" (column{where[1]})" if len(where) == 2 else ""
+            raise RecordError(number, f"not JSON{column}: {exc.problem}") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type", obj.get("record")), str):
             raise RecordError(number, "expected an object with a 'type'")
         out.append(obj)
     if not out:
         raise RecordError(1, "empty record")
     return out
+
+
+def read_record(path: str) -> list[dict[str, Any]]:
+    """The lines of the record file at ``path``. Raises :class:`RecordError` for a file
+    over :data:`MAX_RECORD_BYTES` or a malformed line, ``OSError`` when it cannot be read."""
+    with open(path, "rb") as fh:
+        try:
+            data = boundedjson.read_limited(fh, MAX_RECORD_BYTES)
+        except boundedjson.JsonLimitError as exc:
+            raise RecordError(1, f"the file holds {exc.problem}") from None
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()  # the newline that ends the last line
+    return parse_lines(lines)
 
 
 def replay(records: list[dict[str, Any]]) -> ReplayResult:
@@ -152,15 +178,21 @@ def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
     if head.get("record") != "paiju":
         return ReplayResult(False, 1, "not a paiju record header")
     if head.get("format") != FORMAT_VERSION:
-        return ReplayResult(False, 1, f"unsupported record format {head.get('format')!r}")
-    flow = flows().get(head.get("variant"))  # type: ignore[arg-type]
+        return ReplayResult(False, 1, f"unsupported record format {preview(head.get('format'))}")
+    variant = head.get("variant")
+    flow = flows().get(variant) if isinstance(variant, str) else None
     if flow is None:
-        return ReplayResult(False, 1, f"unknown variant {head.get('variant')!r}")
+        return ReplayResult(False, 1, f"unknown variant {preview(variant)}")
     seed = head.get("seed")
-    if not isinstance(seed, int):
+    if isinstance(seed, bool) or not isinstance(seed, int):
         return ReplayResult(False, 1, "header seed must be an integer")
+    raw_options = head.get("options")
+    if raw_options is None:
+        raw_options = {}
+    if not isinstance(raw_options, dict):
+        return ReplayResult(False, 1, "header options must be an object")
     try:
-        options = options_from_mapping(flow.options_type, head.get("options") or {})
+        options = options_from_mapping(flow.options_type, raw_options)
     except ValueError as exc:
         return ReplayResult(False, 1, f"header options: {exc}")
     n_seats = flow.seats(options) if hasattr(flow, "seats") else flow.n_seats
@@ -176,14 +208,18 @@ def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
             index, rec = next(cursor)
         except StopIteration:
             raise _Mismatch(None, "the record ends before the game does") from None
-        if rec.get("seat") != seat:
+        recorded_seat = rec.get("seat")
+        if type(recorded_seat) is not int or recorded_seat != seat:
             raise _Mismatch(index + 1, f"expected an action of seat {seat}")
+        text = rec.get("action")
+        if not isinstance(text, str):
+            raise _Mismatch(index + 1, f"an action is a string, not {preview(text)}")
         try:
-            code = hand.parse_action(rec.get("action"))  # type: ignore[arg-type]
+            code = hand.parse_action(text)
         except InvalidActionError as exc:
             raise _Mismatch(index + 1, str(exc)) from None
         if code not in hand.legal_actions(seat):
-            raise _Mismatch(index + 1, f"{rec.get('action')} is not legal here")
+            raise _Mismatch(index + 1, f"{preview(rec.get('action'))} is not legal here")
         return code
 
     match = Match(flow, options, seed, n_seats=n_seats)
@@ -204,15 +240,30 @@ def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
     return ReplayResult(True, None, "record verified", len(match.hands))
 
 
+def _json_kind(x: Any) -> type:
+    # bool before int: True is an int to Python, not to JSON
+    for kind in (bool, int, float, str, dict):
+        if isinstance(x, kind):
+            return kind
+    return list if isinstance(x, list | tuple) else type(x)
+
+
+def _same(x: Any, y: Any) -> bool:
+    """Equal as JSON: ``true`` is not ``1`` and ``1.0`` is not ``1`` (Python's == says they are)."""
+    kind = _json_kind(x)
+    if kind is not _json_kind(y):
+        return False
+    if kind is dict:
+        return bool(x.keys() == y.keys()) and all(_same(v, y[k]) for k, v in x.items())
+    if kind is list:
+        return len(x) == len(y) and all(_same(u, v) for u, v in zip(x, y, strict=True))
+    return bool(x == y)
+
+
 def _first_diff(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
     for i, (x, y) in enumerate(zip(a, b, strict=False)):
-        if x != y:
+        if not _same(x, y):
             return i + 1
     if len(a) != len(b):
         return min(len(a), len(b)) + 1
     return None
-
-
-def iter_text(path: str) -> Iterator[str]:
-    with open(path, encoding="utf-8") as fh:
-        yield from fh

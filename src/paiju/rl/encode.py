@@ -28,24 +28,25 @@ from paiju.variants.qinger.scoring import jian_pai_ranks
 F32 = np.float32
 Planes = npt.NDArray[np.float32]
 
-_THERMO = np.arange(1, 5, dtype=np.uint8)[:, None]
-"""Row i of a thermometer is 1 where the count is at least i + 1."""
+_THERMO = np.arange(1, 5, dtype=np.int16)[None, :, None]
+"""Thermometer row i of a count vector is 1 where the count is at least i + 1."""
 
 
-def _thermometer(out: Planes, row: int, counts: bytes | bytearray | list[int]) -> None:
-    c = np.frombuffer(bytes(counts), dtype=np.uint8)
-    out[row : row + 4] = c[None, :] >= _THERMO
+def _thermometers(out: Planes, counts: npt.NDArray[np.int16]) -> None:
+    """Rows ``0 … 4·len(counts) − 1`` of ``out``: four thermometer rows per count vector."""
+    n, k = counts.shape
+    out[: 4 * n] = (counts[:, None, :] >= _THERMO).reshape(4 * n, k)
 
 
 def _names(prefix: str, seats: int, per_seat: list[str]) -> list[str]:
     return [f"{prefix}{r}.{name}" for r in range(seats) for name in per_seat]
 
 
+def _thermo_names(what: str) -> list[str]:
+    return [f"{what}>={i}" for i in (1, 2, 3, 4)]
+
+
 _MAHJONG_SEAT_PLANES = [
-    "discards>=1",
-    "discards>=2",
-    "discards>=3",
-    "discards>=4",
     "discard_recency",
     "pong",
     "kong",
@@ -57,16 +58,11 @@ _MAHJONG_SEAT_PLANES = [
     "fed_by_previous",
 ]
 MAHJONG_PLANES: list[str] = [
-    "hand>=1",
-    "hand>=2",
-    "hand>=3",
-    "hand>=4",
+    *_thermo_names("hand"),
+    *_thermo_names("seen"),
+    *[n for r in range(4) for n in _thermo_names(f"seat{r}.discards")],
     "drawn",
     "on_offer",
-    "seen>=1",
-    "seen>=2",
-    "seen>=3",
-    "seen>=4",
     *_names("seat", 4, _MAHJONG_SEAT_PLANES),
 ]
 """Plane names of the mahjong encoding, in row order (``seatR.*``: relative seat R)."""
@@ -99,10 +95,6 @@ MAHJONG_SCALARS: list[str] = [
 ]
 
 _QINGER_SEAT_PLANES = [
-    "discards>=1",
-    "discards>=2",
-    "discards>=3",
-    "discards>=4",
     "discard_recency",
     "pong",
     "kong",
@@ -114,16 +106,11 @@ _QINGER_SEAT_PLANES = [
     "fed_by_previous",
 ]
 QINGER_PLANES: list[str] = [
-    "hand>=1",
-    "hand>=2",
-    "hand>=3",
-    "hand>=4",
+    *_thermo_names("hand"),
+    *_thermo_names("seen"),
+    *[n for r in range(3) for n in _thermo_names(f"seat{r}.discards")],
     "drawn",
     "on_offer",
-    "seen>=1",
-    "seen>=2",
-    "seen>=3",
-    "seen>=4",
     "jian_zhang",
     "jian_pai",
     *_names("seat", 3, _QINGER_SEAT_PLANES),
@@ -150,26 +137,30 @@ QINGER_SCALARS: list[str] = [
 ]
 
 _MJ_MELD_ROW = {
-    MeldType.PONG: 5,
-    MeldType.KONG: 6,
-    MeldType.ADDED_KONG: 7,
-    MeldType.CONCEALED_KONG: 8,
-    MeldType.CHI: 9,
+    MeldType.PONG: 1,
+    MeldType.KONG: 2,
+    MeldType.ADDED_KONG: 3,
+    MeldType.CONCEALED_KONG: 4,
+    MeldType.CHI: 5,
 }
 _QG_MELD_ROW = {
-    MeldType.PONG: 5,
-    MeldType.KONG: 6,
-    MeldType.ADDED_KONG: 7,
-    MeldType.CONCEALED_KONG: 8,
+    MeldType.PONG: 1,
+    MeldType.KONG: 2,
+    MeldType.ADDED_KONG: 3,
+    MeldType.CONCEALED_KONG: 4,
 }
+_RECIPROCALS = (1.0 / np.arange(1, 200, dtype=np.float32))[::-1].copy()
 
 
 def _recency(out: Planes, row: int, discards: list[int]) -> None:
-    """1 for the kind discarded last, 1/2 for the one before, … (each kind's latest)."""
+    """1 for the kind discarded last, 1/2 for the one before, … (each kind's latest:
+    numpy's assignment keeps the last of repeated indices)."""
     n = len(discards)
-    line = out[row]
-    for i, k in enumerate(discards):
-        line[k] = 1.0 / (n - i)
+    out[row, discards] = _RECIPROCALS[-n:]
+
+
+def _counts(values: bytes | bytearray) -> npt.NDArray[np.uint8]:
+    return np.frombuffer(bytes(values), dtype=np.uint8)
 
 
 class MahjongEncoder:
@@ -191,50 +182,49 @@ class MahjongEncoder:
     def encode(self, hand: Any, seat: int) -> tuple[Planes, Planes]:
         planes = np.zeros(self.shape, dtype=F32)
         sc = np.zeros(self.n_scalars, dtype=F32)
-        own = hand.counts[seat]
-        _thermometer(planes, 0, own)
+        counts = np.zeros((6, 34), dtype=np.int16)
+        counts[0] = _counts(hand.counts[seat])
+        melded = counts[1]
         phase = hand.phase
         if phase == 0 and hand.current == seat and hand.drawn >= 0:
-            planes[4, hand.drawn] = 1.0
+            planes[24, hand.drawn] = 1.0
         offer_from = -1
         if phase in (1, 2):
-            planes[5, hand.claim_tile] = 1.0
+            planes[25, hand.claim_tile] = 1.0
             offer_from = hand.claim_from if phase == 1 else hand.rob_seat
-        seen = bytearray(own)
+        fed, ready = hand.fed, hand.ready
         for r in range(4):
             s = (seat + r) % 4
-            base = 10 + 13 * r
+            base = 26 + 9 * r
             d = hand.discards[s]
             if d:
-                dc = bytearray(34)
-                for k in d:
-                    dc[k] += 1
-                    seen[k] += 1
-                _thermometer(planes, base, dc)
-                _recency(planes, base + 4, d)
+                counts[2 + r] = np.bincount(d, minlength=34)
+                _recency(planes, base, d)
             for m in hand.melds[s]:
                 t = int(m.tile)
                 row = base + _MJ_MELD_ROW[m.type]
                 if m.type is MeldType.CHI:
                     planes[row, t : t + 3] = 1.0
-                    for x in (t, t + 1, t + 2):
-                        seen[x] += 1
+                    melded[t : t + 3] += 1
                 else:
                     # every seat's view names a concealed kong's kind too
                     planes[row, t] = 1.0
-                    seen[t] += m.type.size
+                    melded[t] += m.type.size
                 if m.source is not None:
-                    planes[base + 9 + (m.source - s) % 4, t] = 1.0
-            sc[21 + r] = hand.ready[s]
+                    planes[base + 5 + (m.source - s) % 4, t] = 1.0
+            sc[22 + r] = ready[s]
             fl = hand.flowers[s]
-            sc[25 + r] = len(fl) / 8.0
-            for f in fl:
-                sc[29 + 8 * r + (f - 34)] = 1.0
-            sc[61 + r] = hand.fed[seat][s] / 4.0
-            sc[65 + r] = hand.fed[s][seat] / 4.0
-            sc[71 + r] = sum(hand.counts[s]) / 14.0
-        # a claimed discard leaves the discard list and is counted once, in its meld
-        _thermometer(planes, 6, bytes(min(4, x) for x in seen))
+            if fl:
+                sc[26 + r] = len(fl) / 8.0
+                for f in fl:
+                    sc[30 + 8 * r + (f - 34)] = 1.0
+            sc[62 + r] = fed[seat][s] / 4.0
+            sc[66 + r] = fed[s][seat] / 4.0
+            sc[72 + r] = sum(hand.counts[s]) / 14.0
+        # seen: own tiles, every meld and every discard (a claimed discard left the
+        # discard list and is counted once, in its meld)
+        counts[1] = counts[0] + melded + counts[2:].sum(axis=0)
+        _thermometers(planes, counts)
         sc[0] = hand.wall_left / 136.0
         sc[1 + (hand.dealer - seat) % 4] = 1.0
         sc[5 + (seat - hand.dealer) % 4] = 1.0
@@ -243,16 +233,18 @@ class MahjongEncoder:
         net = hand.net()
         for r in range(4):
             sc[18 + r] = net[(seat + r) % 4] / 100.0
-        sc[69] = hand.rules.draw_streak / 4.0
-        sc[70] = hand.leopard
-        sc[75] = hand.after_kong == seat
-        sc[76] = hand.kong_chain / 4.0
+        sc[70] = hand.rules.draw_streak / 4.0
+        sc[71] = hand.leopard
+        sc[76] = hand.after_kong == seat
+        sc[77] = hand.kong_chain / 4.0
         if offer_from >= 0:
-            sc[77 + (offer_from - seat) % 4] = 1.0
+            sc[78 + (offer_from - seat) % 4] = 1.0
         if self.oracle:
             o = len(MAHJONG_PLANES)
+            hidden = np.zeros((3, 34), dtype=np.int16)
             for i, r in enumerate((1, 2, 3)):
-                _thermometer(planes, o + 4 * i, hand.counts[(seat + r) % 4])
+                hidden[i] = _counts(hand.counts[(seat + r) % 4])
+            _thermometers(planes[o:], hidden)
             o += 12
             head = hand.head
             for i in range(4):
@@ -265,7 +257,14 @@ class MahjongEncoder:
         return planes, sc
 
 
-_CARD_RANK = tuple(Card(i).rank for i in range(N_CARD_KINDS))
+_JIAN_PAI = np.array(
+    [
+        [float(Card(c).rank in jian_pai_ranks(Card(ind))) for c in range(N_CARD_KINDS)]
+        for ind in range(N_CARD_KINDS)
+    ],
+    dtype=F32,
+)
+"""Row i: the card kinds of the 见牌 ranks when card i is the 见张."""
 
 
 class QingerEncoder:
@@ -286,57 +285,50 @@ class QingerEncoder:
     def encode(self, hand: Any, seat: int) -> tuple[Planes, Planes]:
         planes = np.zeros(self.shape, dtype=F32)
         sc = np.zeros(self.n_scalars, dtype=F32)
-        own = hand.counts[seat]
-        _thermometer(planes, 0, own)
+        k = N_CARD_KINDS
+        counts = np.zeros((5, k), dtype=np.int16)
+        counts[0] = _counts(hand.counts[seat])
+        shown = counts[1]
         phase = hand.phase
         if phase == 2 and hand.current == seat and hand.drawn >= 0:
-            planes[4, hand.drawn] = 1.0
+            planes[20, hand.drawn] = 1.0
         if phase == 3:
-            planes[5, hand.claim_card] = 1.0
+            planes[21, hand.claim_card] = 1.0
             sc[29 + self._rel(hand, seat, hand.claim_from)] = 1.0
-        seen = bytearray(own)
         if hand.revealed:
-            planes[10, hand.indicator] = 1.0
-            seen[hand.indicator] += 1
-            ranks = jian_pai_ranks(Card(hand.indicator))
-            line = planes[11]
-            for k in range(N_CARD_KINDS):
-                if _CARD_RANK[k] in ranks:
-                    line[k] = 1.0
+            planes[22, hand.indicator] = 1.0
+            shown[hand.indicator] += 1
+            planes[23] = _JIAN_PAI[hand.indicator]
         order = self._order(hand, seat)
         net = hand.net()
         for r, s in enumerate(order):
-            base = 12 + 13 * r
+            base = 24 + 9 * r
             d = hand.discards[s]
             if d:
-                dc = bytearray(N_CARD_KINDS)
-                for k in d:
-                    dc[k] += 1
-                    seen[k] += 1
-                _thermometer(planes, base, dc)
-                _recency(planes, base + 4, d)
+                counts[2 + r] = np.bincount(d, minlength=k)
+                _recency(planes, base, d)
             for m in hand.melds[s]:
                 row = base + _QG_MELD_ROW[m.type]
-                for c in m.cards:
-                    planes[row, c] = 1.0
-                    seen[c] += 1
+                cards = [int(c) for c in m.cards]
+                planes[row, cards] = 1.0
+                np.add.at(shown, cards, 1)
                 if m.source is not None:
-                    rel = self._rel(hand, s, m.source)
-                    for c in m.cards:
-                        planes[base + 10 + rel, c] = 1.0
+                    planes[base + 6 + self._rel(hand, s, m.source), cards] = 1.0
             for t in hand.takeoffs[s]:
                 for c in t:
-                    planes[base + 9, c] += 0.25
-                    seen[c] += 1
+                    planes[base + 5, c] += 0.25
+                    shown[c] += 1
             for c in hand.flowers[s]:
-                planes[base + 10, c] += 1.0 / 3.0
-                seen[c] += 1
-            k = hand.knocked[s]
-            sc[9 + 3 * r + (0 if k is None else 1 if k else 2)] = 1.0
+                planes[base + 6, c] += 1.0 / 3.0
+                shown[c] += 1
+            knock = hand.knocked[s]
+            sc[9 + 3 * r + (0 if knock is None else 1 if knock else 2)] = 1.0
             sc[18 + r] = net[s] / 100.0
             sc[22 + r] = sum(hand.counts[s]) / 23.0
             sc[25 + r] = hand.declared[s] / 7.0
-        _thermometer(planes, 6, bytes(min(4, x) for x in seen))
+        # seen: own cards, the 见张, every meld, takeoff, flower and discard
+        counts[1] = counts[0] + shown + counts[2:].sum(axis=0)
+        _thermometers(planes, counts)
         sc[0] = hand.stock_left / 126.0
         sc[1 + self._rel(hand, seat, hand.dealer)] = 1.0
         sc[4 + phase] = 1.0
@@ -344,8 +336,10 @@ class QingerEncoder:
         sc[28] = hand.after_pong and hand.current == seat
         if self.oracle:
             o = len(QINGER_PLANES)
+            hidden = np.zeros((2, k), dtype=np.int16)
             for i, s in enumerate(order[1:]):
-                _thermometer(planes, o + 4 * i, hand.counts[s])
+                hidden[i] = _counts(hand.counts[s])
+            _thermometers(planes[o:], hidden)
             o += 8
             if not hand.revealed:
                 planes[o, hand.indicator] = 1.0

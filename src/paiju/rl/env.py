@@ -252,13 +252,21 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self._update_infos({})
 
     def _update_infos(self, extra: dict[str, Any]) -> None:
-        t = self.table
-        self.infos = {a: {"action_mask": t.mask(self._seat[a])} for a in self.agents}
-        if extra:
-            self.infos[self.agent_selection].update(extra)
+        # only the agent to act has legal actions: the others' infos are empty (their
+        # masks would be all zero), which also keeps the step cheap
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        selected = self.agent_selection
+        if not (self.terminations[selected] or self.truncations[selected]):
+            self._mask = self.table.mask(self._seat[selected])
+            self.infos[selected] = {"action_mask": self._mask, **extra}
 
     def observe(self, agent: str) -> Obs:
-        return self.table.observe(self._seat[agent])
+        seat = self._seat[agent]
+        t = self.table
+        if agent == self.agent_selection and agent in self.infos and self.infos[agent]:
+            planes, scalars = t.encoder.encode(t.hand, seat)
+            return {"observation": planes, "scalars": scalars, "action_mask": self._mask.copy()}
+        return t.observe(seat)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -56,12 +56,12 @@ class PaijuGym(gymnasium.Env[Obs, int]):
         self._seeded = False
 
     def _check_bot(self, name: str) -> None:
-        from paiju.bots.strong import make_player
+        from paiju.bots.levels import make_player
 
         make_player(name, 0, self.variant)
 
     def _make_players(self) -> None:
-        from paiju.bots.strong import make_player
+        from paiju.bots.levels import make_player
 
         rng = self.table._rng
         others = [s for s in range(self.table.n_seats) if s != self.seat]

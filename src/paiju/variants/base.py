@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from paiju.components.boundedjson import preview
 from paiju.components.tiles import Tile
 
 
@@ -186,7 +187,7 @@ def options_from_mapping(cls: type[Any], values: typing.Mapping[str, Any]) -> An
     kwargs: dict[str, Any] = {}
     for name, value in values.items():
         if name not in fields:
-            raise OptionError(f"unknown option {name!r}")
+            raise OptionError(f"unknown option {preview(name)}")
         kwargs[name] = _coerce(name, hints[name], value)
     return cls(**kwargs)
 
@@ -196,7 +197,9 @@ def _coerce(name: str, hint: Any, value: Any) -> Any:
     if origin is typing.Literal:
         if value not in typing.get_args(hint):
             allowed = ", ".join(repr(a) for a in typing.get_args(hint))
-            raise OptionError(f"option {name!r} must be one of {allowed}, not {value!r}")
+            raise OptionError(
+                f"option {preview(name)} must be one of {allowed}, not {preview(value)}"
+            )
         return value
     if origin in (typing.Union, types.UnionType):
         errors = []
@@ -209,22 +212,24 @@ def _coerce(name: str, hint: Any, value: Any) -> Any:
                 return _coerce(name, arm, value)
             except OptionError as exc:
                 errors.append(str(exc))
-        raise OptionError(f"option {name!r}: bad value {value!r}")
+        raise OptionError(f"option {preview(name)}: bad value {preview(value)}")
     if isinstance(hint, type) and issubclass(hint, StrEnum):
         try:
             return hint(value)
         except ValueError:
             allowed = ", ".join(repr(m.value) for m in hint)
-            raise OptionError(f"option {name!r} must be one of {allowed}, not {value!r}") from None
+            raise OptionError(
+                f"option {preview(name)} must be one of {allowed}, not {preview(value)}"
+            ) from None
     if hint is bool:
         if not isinstance(value, bool):
-            raise OptionError(f"option {name!r} must be true or false, not {value!r}")
+            raise OptionError(f"option {preview(name)} must be true or false, not {preview(value)}")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionError(f"option {name!r} must be an integer, not {value!r}")
+            raise OptionError(f"option {preview(name)} must be an integer, not {preview(value)}")
         return value
-    raise OptionError(f"option {name!r} cannot be set from JSON")
+    raise OptionError(f"option {preview(name)} cannot be set from JSON")
 
 
 def options_to_mapping(options: Any) -> dict[str, Any]:

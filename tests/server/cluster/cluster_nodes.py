@@ -34,7 +34,7 @@ class Node:
         log_dir: Path,
         *,
         settings: dict[str, Any] | None = None,
-        lease: float = 1.5,
+        lease: float = 3.0,
     ) -> None:
         self.name = name
         self.port = free_port()

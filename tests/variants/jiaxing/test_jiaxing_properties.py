@@ -89,6 +89,9 @@ def situations(draw: st.DrawFn) -> dict[str, Any]:
     if win_type == "self_draw":
         if kongs and draw(st.booleans()):
             flags.add("kong_replacement")
+            # the replacement is drawn for the most recent meld, so that meld is a kong
+            last = max(i for i, m in enumerate(melds) if m["type"] != "pong")
+            melds.append(melds.pop(last))
         if not melds and draw(st.booleans()):
             flags.add("heavenly" if winner == dealer else "earthly")
     else:
@@ -98,9 +101,16 @@ def situations(draw: st.DrawFn) -> dict[str, Any]:
         if win_type == "discard":
             if draw(st.booleans()):
                 flags.add("after_kong_discard")
-            if source == dealer and winner != dealer and draw(st.booleans()):
+            if (
+                source == dealer
+                and winner != dealer
+                and not melds
+                and "after_kong_discard" not in flags
+                and draw(st.booleans())
+            ):
                 flags.add("human")
-    if win_type != "robbed_kong" and draw(st.booleans()):
+    first_round = {"heavenly", "earthly", "human"} & flags
+    if win_type != "robbed_kong" and not first_round and draw(st.booleans()):
         flags.add("last_tile")
     options = {name: draw(st.sampled_from(values)) for name, values in LITERALS.items()}
     if seven_pairs and options["quad_in_seven_pairs"] == "not_allowed":

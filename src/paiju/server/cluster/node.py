@@ -35,12 +35,14 @@ from typing import Any
 
 from sqlalchemy import select
 
+from paiju.server import messages as M
 from paiju.server import protocol as P
 from paiju.server.cluster.lease import Lease, Leases, Registry
 from paiju.server.cluster.relay import Relay
 from paiju.server.cluster.shared import Shared
 from paiju.server.cluster.storage import FencedStorage
-from paiju.server.rooms import Connection, Room, RoomManager, hash_token
+from paiju.server.manager import RoomManager
+from paiju.server.room import Connection, Room, hash_token
 from paiju.server.storage import games
 
 log = logging.getLogger("paiju.server.cluster")
@@ -294,7 +296,7 @@ class ClusterNode:
                 self.leases.pop(code, None)
                 await self._lease().release(lease)
                 return False
-            room = await self.manager._resume(game)
+            room = await self.manager._resume(game_id)
         except Exception as exc:
             log.error("node %s: cannot take over game %s: %s", self.name, game_id, exc)
             self.leases.pop(code, None)
@@ -336,7 +338,7 @@ class ClusterNode:
             try:
                 self.manager.handle(conn, P.parse_client_message(raw))
             except P.ProtocolError as exc:
-                conn.send(P.error(exc.code, exc.message))
+                conn.send(M.error(exc.code, exc.message))
         else:
             self.bound[conn.id] = (owner, conn)
             self._forward(conn, owner, raw)
@@ -513,7 +515,7 @@ class ClusterNode:
                 raise P.ProtocolError("bad_message", "rooms are created where you are connected")
             self.manager.handle(remote, msg)
         except P.ProtocolError as exc:
-            remote.send(P.error(exc.code, exc.message))
+            remote.send(M.error(exc.code, exc.message))
 
     # -- what the HTTP side shows ------------------------------------------------------------
     async def describe(self) -> dict[str, Any]:

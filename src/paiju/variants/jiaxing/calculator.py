@@ -1,4 +1,4 @@
-"""``paiju score`` for Jiaxing (``../shared/spec/score-cli.md``): JSON in, JSON out.
+"""``paiju score`` for Jiaxing (``docs/spec/score-cli.md``): JSON in, JSON out.
 
 Everything past the input checks is :func:`paiju.variants.jiaxing.scoring.score_win`, the
 function the engine settles hands with. Beyond the shared flags, Jiaxing accepts
@@ -22,8 +22,6 @@ VARIANT = "jiaxing"
 def _check_flags(win: MahjongWin) -> None:
     """Flags that contradict the rest of the situation are malformed input."""
     flags = win.flags
-    if "ready_at_deal" in flags:
-        raise InputError("flags", "'ready_at_deal' (天听) is a Taixing flag, not Jiaxing")
     if "kong_replacement" in flags:
         if win.win_type is not WinType.SELF_DRAW:
             raise InputError("flags", "'kong_replacement' needs win_type self_draw")
@@ -41,6 +39,19 @@ def _check_flags(win: MahjongWin) -> None:
         win.winner == win.dealer or win.win_type is not WinType.DISCARD or win.source != win.dealer
     ):
         raise InputError("flags", "'human' (人胡) is a non-dealer winning the dealer's discard")
+    if "human" in flags and win.melds:
+        raise InputError("flags", "'human' (人胡) is won on the first discard: nobody has melded")
+    if "human" in flags and "after_kong_discard" in flags:
+        raise InputError(
+            "flags",
+            "'human' (人胡) and 'after_kong_discard': a kong before the first discard"
+            " is a claim, and 人胡 needs none",
+        )
+    for first in ("heavenly", "earthly", "human"):
+        if first in flags and "last_tile" in flags:
+            raise InputError(
+                "flags", f"{first!r} is the first go-round, 'last_tile' the wall's last tile"
+            )
     special = [f for f in ("heavenly", "earthly", "human") if f in flags]
     if len(special) > 1:
         raise InputError("flags", f"{special[0]!r} and {special[1]!r} cannot both apply")
@@ -83,7 +94,7 @@ def parse(obj: Mapping[str, Any]) -> tuple[MahjongWin, JiaxingOptions]:
             raise InputError("flags", f"{DECLARED_READY!r} needs the option ting_declaration")
         declared = True
         obj = {**obj, "flags": [f for f in flags if f != DECLARED_READY]}
-    win = parse_mahjong_win(obj, flowers_allowed=False)
+    win = parse_mahjong_win(obj, flowers_allowed=False, variant=VARIANT)
     if not options.chi:
         for i, meld in enumerate(win.melds):
             if meld.type is MeldType.CHI:

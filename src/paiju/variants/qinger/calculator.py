@@ -1,4 +1,4 @@
-"""``paiju score`` for Qing'er (``shared/spec/score-cli.md``, section Qing'er).
+"""``paiju score`` for Qing'er (``docs/spec/score-cli.md``, section Qing'er).
 
 Only translation and input checks live here; :func:`paiju.variants.qinger.scoring.score_hand`
 does the scoring, exactly as the engine settles a hand.
@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.calculator import InputError, options_field, seat
+from paiju.components.boundedjson import preview
 from paiju.components.cards import N_CARD_KINDS, Card
 from paiju.components.notation import NotationError, parse_cards
 from paiju.variants.base import MeldType, WinType
@@ -48,7 +49,7 @@ def cards_field(
     """Read a card string (notation.md) from ``obj[name]``; errors name ``where``."""
     value = obj.get(name, default)
     if not isinstance(value, str):
-        raise InputError(where, f"expected a card string, not {value!r}")
+        raise InputError(where, f"expected a card string, not {preview(value)}")
     try:
         return parse_cards(value)
     except NotationError as exc:
@@ -92,7 +93,7 @@ def _stakes(obj: Mapping[str, Any], options: QingerOptions) -> tuple[int, int, i
     forms = list(STAKE_FORMS.values())
     if not isinstance(raw, list) or any(type(x) is not int for x in raw) or tuple(raw) not in forms:
         allowed = " or ".join(str(list(f)) for f in forms)
-        raise InputError("stakes", f"expected {allowed}, not {raw!r}")
+        raise InputError("stakes", f"expected {allowed}, not {preview(raw)}")
     return (raw[0], raw[1], raw[2])
 
 
@@ -108,7 +109,7 @@ def _melds(raw: Any, where: str, own_seat: int, counter: _Counter) -> list[Qinge
         try:
             mtype = MeldType(str(m.get("type")))
         except ValueError:
-            raise InputError(f"{at}.type", f"unknown meld type {m.get('type')!r}") from None
+            raise InputError(f"{at}.type", f"unknown meld type {preview(m.get('type'))}") from None
         cards = cards_field(m, "tiles", f"{at}.tiles")
         kinds = {c.meld_kind for c in cards}
         if len(cards) != mtype.size or len(kinds) != 1 or -1 in kinds:
@@ -152,7 +153,7 @@ def _player(raw: Any, index: int, options: QingerOptions, counter: _Counter) -> 
     for i, t in enumerate(takeoffs_raw):
         at = f"{where}.takeoffs[{i}]"
         if not isinstance(t, str):
-            raise InputError(at, f"expected a card string, not {t!r}")
+            raise InputError(at, f"expected a card string, not {preview(t)}")
         cards = cards_field({"t": t}, "t", at)
         by_rank = options.takeoff_face_quads_by_rank
         if not (is_quad_takeoff(cards, by_rank=by_rank) or is_joker_takeoff(cards)):
@@ -162,7 +163,7 @@ def _player(raw: Any, index: int, options: QingerOptions, counter: _Counter) -> 
         takeoffs.append(tuple(cards))
     knocked = raw.get("knocked", False)
     if not isinstance(knocked, bool):
-        raise InputError(f"{where}.knocked", f"expected true or false, not {knocked!r}")
+        raise InputError(f"{where}.knocked", f"expected true or false, not {preview(knocked)}")
     player = QingerPlayer.from_cards(hand, melds, flowers, takeoffs, knocked)
     size = sum(player.meld_kind_counts()) + 3 * player.declared
     if size > 23:
@@ -170,6 +171,25 @@ def _player(raw: Any, index: int, options: QingerOptions, counter: _Counter) -> 
             f"{where}.hand", f"{size} cards counting each set as three; at most 23 fit a hand"
         )
     return player
+
+
+def _check_takeoffs_beside_indicator(players_raw: list[Any], indicator: Card) -> None:
+    """Takeoffs are shown at the deal, while the 见张 lies face up at the bottom of the
+    stock (QA5): with it they cannot use more copies of a card than exist (so no 五喜起飞
+    under a joker 见张, Q19)."""
+    counts = [0] * N_CARD_KINDS
+    counts[indicator] += 1
+    for i, raw in enumerate(players_raw):
+        for j, text in enumerate(raw.get("takeoffs", [])):
+            for card in parse_cards(text):
+                counts[card] += 1
+                if counts[card] > card.copies:
+                    raise InputError(
+                        f"players[{i}].takeoffs[{j}]",
+                        f"{card} ({card.zh}) is the 见张 (indicator), which lies at the bottom"
+                        " of the stock during the deal: the takeoffs and the 见张 would need"
+                        f" {counts[card]} of the {card.copies} that exist",
+                    )
 
 
 def parse_hand(obj: Mapping[str, Any]) -> tuple[QingerHand, QingerOptions]:
@@ -187,6 +207,7 @@ def parse_hand(obj: Mapping[str, Any]) -> tuple[QingerHand, QingerOptions]:
         raise InputError("players", f"expected a list of {N_PLAYERS} players, got {found}")
     counter = _Counter()
     players = tuple(_player(p, i, options, counter) for i, p in enumerate(players_raw))
+    _check_takeoffs_beside_indicator(players_raw, indicator)
     win_type: WinType | None = None
     win_card: Card | None = None
     source: int | None = None
@@ -197,7 +218,9 @@ def parse_hand(obj: Mapping[str, Any]) -> tuple[QingerHand, QingerOptions]:
     else:
         raw_type = obj.get("win_type")
         if raw_type not in (WinType.SELF_DRAW.value, WinType.DISCARD.value):
-            raise InputError("win_type", f"expected 'self_draw' or 'discard', not {raw_type!r}")
+            raise InputError(
+                "win_type", f"expected 'self_draw' or 'discard', not {preview(raw_type)}"
+            )
         win_type = WinType(raw_type)
         win_card = _one_card(obj, "win_tile")
         if win_card.meld_kind < 0:
@@ -210,6 +233,13 @@ def parse_hand(obj: Mapping[str, Any]) -> tuple[QingerHand, QingerOptions]:
                 raise InputError("from", "the winner cannot be the discarder")
         elif obj.get("from") is not None:
             raise InputError("from", "a self-drawn win has no discarder")
+        size = sum(players[winner].meld_kind_counts()) + 3 * players[winner].declared
+        if size != 23:
+            raise InputError(
+                f"players[{winner}].hand",
+                f"the winner holds {size} cards counting each set as three; a complete"
+                " hand is 23 (7 sets and a pair, the winning card included)",
+            )
     hand = QingerHand(dealer, indicator, players, winner, win_type, win_card, source, stakes)
     return hand, options
 

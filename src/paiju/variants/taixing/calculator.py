@@ -1,4 +1,4 @@
-"""``paiju score`` for ``"variant": "taixing"`` (``../shared/spec/score-cli.md``).
+"""``paiju score`` for ``"variant": "taixing"`` (``docs/spec/score-cli.md``).
 
 Reads the situation, rejects malformed input with an :class:`InputError` naming the field
 (exit 2), and reports :func:`score_win`'s answer: the items, the net win settlement, and
@@ -34,6 +34,14 @@ def _check(win: MahjongWin, options: TaixingOptions) -> None:
             raise InputError("flags", "kong_replacement is a self-drawn win (win_type self_draw)")
         if not any(m.is_kong for m in win.melds):
             raise InputError("flags", "kong_replacement needs a kong among the melds")
+    if "ready_at_deal" in win.flags:
+        for i, meld in enumerate(win.melds):
+            if meld.exposed:
+                raise InputError(
+                    f"melds[{i}]",
+                    "'ready_at_deal' (天听, flags) locks the hand from the deal:"
+                    " only a concealed kong can follow",
+                )
     if (
         "ready_at_deal" in win.flags
         and options.tian_ting_seats == "dealer"
@@ -47,7 +55,7 @@ def _check(win: MahjongWin, options: TaixingOptions) -> None:
 def score_json(obj: Mapping[str, Any]) -> dict[str, Any]:
     """The output object for one decoded situation; raises InputError on bad input."""
     options = options_field(obj, TaixingOptions)
-    win = parse_mahjong_win(obj, flowers_allowed=True)
+    win = parse_mahjong_win(obj, flowers_allowed=True, variant=VARIANT)
     for i, meld in enumerate(win.melds):
         if meld.type is MeldType.CHI:
             raise InputError(f"melds[{i}].type", "Taixing has no chow (不准吃, T4)")
