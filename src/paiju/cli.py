@@ -402,16 +402,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if not 256 <= args.max_frame_bytes <= 1_048_576:
         print("paiju serve: --max-frame-bytes must be between 256 and 1048576", file=sys.stderr)
         return 2
-    problem = check_database(args.database)
-    if problem is not None:
-        print(f"paiju serve: {problem}", file=sys.stderr)
-        return 2
     cluster = None
     if args.node is not None or args.redis is not None:
         cluster = _cluster_settings(args)
         if cluster is None:
             return 2
-    configure_logging(args.log_level)
     config = _server_config(
         args.settings,
         ServerConfig(
@@ -422,6 +417,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     )
     if config is None:
         return 2
+    problem = check_database(args.database)
+    if problem is not None:
+        print(f"paiju serve: {problem}", file=sys.stderr)
+        return 2
+    configure_logging(args.log_level)
     app = create_app(args.database, config, cluster=cluster)
     where = f" as node {cluster.node}" if cluster is not None else ""
     print(f"paiju: serving on http://{args.host}:{args.port}/{where}", flush=True)

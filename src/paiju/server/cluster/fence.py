@@ -85,19 +85,23 @@ async def claim(conn: Any, game_id: str, epoch: int, node: str) -> bool:
     return bool(result.rowcount)
 
 
-async def check(conn: Any, epochs: dict[str, int]) -> dict[str, int | None]:
-    """Lock the fence rows of ``epochs``' games for the rest of the transaction; returns
-    the games whose row holds another epoch (or none: a game nobody claimed is nobody's),
-    with that epoch."""
-    if not epochs:
+async def lock(conn: Any, game_ids: Iterable[str]) -> dict[str, int]:
+    """The fence epochs of ``game_ids``, their rows locked for the rest of the transaction
+    (a game nobody claimed is absent: nobody may write it)."""
+    ids = sorted(set(game_ids))
+    if not ids:
         return {}
-    query = select(room_fences.c.game_id, room_fences.c.epoch).where(
-        room_fences.c.game_id.in_(sorted(epochs))
-    )
+    query = select(room_fences.c.game_id, room_fences.c.epoch).where(room_fences.c.game_id.in_(ids))
     if conn.dialect.name == "postgresql":
         # in id order, so two writers never lock the same rows in opposite orders
         query = query.order_by(room_fences.c.game_id).with_for_update()
-    rows = {r.game_id: int(r.epoch) for r in (await conn.execute(query)).all()}
+    return {r.game_id: int(r.epoch) for r in (await conn.execute(query)).all()}
+
+
+async def check(conn: Any, epochs: dict[str, int]) -> dict[str, int | None]:
+    """Like :func:`lock`; returns the games whose row holds another epoch than ``epochs``
+    says (or none), with that epoch."""
+    rows = await lock(conn, epochs)
     return {g: rows.get(g) for g, e in epochs.items() if rows.get(g) != e}
 
 

@@ -135,7 +135,7 @@ class ClusterNode:
         self.alive: set[str] = set()
         self.draining = False
         self.counters = {"taken_over": 0, "lost": 0, "fenced": 0, "relayed_in": 0}
-        self._loop_task: asyncio.Task[None] | None = None
+        self._loop_tasks: list[asyncio.Task[None]] = []
         self._published_tokens: dict[str, str] = {}
         storage.on_fenced = self._fenced
 
@@ -153,18 +153,22 @@ class ClusterNode:
         await self.relay.start()
         await self._heartbeat()
         await self._tick()
-        self._loop_task = asyncio.create_task(self._loop())
+        self._loop_tasks = [
+            asyncio.create_task(self._loop(self._renew)),
+            asyncio.create_task(self._loop(self._sync)),
+        ]
 
     async def close(self, drain: bool = True) -> None:
         """Stop; with ``drain``, hand every room over first: their tables stop, the log is
         flushed, the leases are released (another node takes them at its next tick) and
         every client is asked to reconnect."""
         self.draining = True
-        if self._loop_task is not None:
-            self._loop_task.cancel()
+        for task in self._loop_tasks:
+            task.cancel()
+        for task in self._loop_tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._loop_task
-            self._loop_task = None
+                await task
+        self._loop_tasks = []
         if drain:
             for code in list(self.manager.rooms):
                 self._drop_room(code, release=False)
@@ -196,11 +200,11 @@ class ClusterNode:
         return self.shared
 
     # -- the loop ------------------------------------------------------------------------
-    async def _loop(self) -> None:
+    async def _loop(self, step: Any) -> None:
         while True:
             await asyncio.sleep(self.settings.tick)
             try:
-                await self._tick()
+                await step()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -208,14 +212,24 @@ class ClusterNode:
                 log.exception("node %s: cluster tick failed", self.name)
 
     async def _tick(self) -> None:
+        await self._renew()
+        await self._sync()
+
+    async def _renew(self) -> None:
+        """Leases and heartbeat, on their own loop: a slow takeover or a busy lobby must
+        not make this node miss its renewals."""
         lost = await self._lease().renew(list(self.leases.values()))
         for lease in lost:
+            if self.leases.get(lease.code) != lease:
+                continue
             log.warning("node %s: lost the lease of room %s", self.name, lease.code)
             self.counters["lost"] += 1
             self.leases.pop(lease.code, None)
             self._drop_room(lease.code, release=False)
-        await self._forget_reaped()
         await self._heartbeat()
+
+    async def _sync(self) -> None:
+        await self._forget_reaped()
         await self._publish()
         if not self.draining:
             await self._take_over()

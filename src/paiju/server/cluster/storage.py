@@ -19,19 +19,6 @@ def _game_of(op: tuple[Any, ...]) -> str:
     return str(data[0]["id"] if kind == "create" else data[0])
 
 
-def _code_of(op: tuple[Any, ...]) -> str | None:
-    return str(op[1][0]["room_code"]) if op[0] == "create" else None
-
-
-def _drop(op: tuple[Any, ...]) -> None:
-    """A refused operation's waiter is cancelled: its room is being dropped, and nobody
-    may be told that a refused write happened."""
-    for part in (op[1], op[2:]):
-        for item in part if isinstance(part, tuple) else ():
-            if hasattr(item, "cancel") and hasattr(item, "done") and not item.done():
-                item.cancel()
-
-
 class FencedStorage(Storage):
     """Writes a game's log only while the game's fence holds this node's epoch for it.
 
@@ -49,6 +36,9 @@ class FencedStorage(Storage):
         self.on_fenced: Callable[[str], None] | None = None
         self.refused = 0
         """Operations refused by the fence (a stale owner's writes)."""
+        self._op_epochs: dict[int, int | None] = {}
+        """Each queued operation's epoch, taken when it was queued: a room dropped and then
+        taken back by this same node must not have its old writes pass as the new ones."""
 
     async def start(self) -> None:
         # nodes started together race to create the tables; the loser finds them made
@@ -77,34 +67,47 @@ class FencedStorage(Storage):
             self.epochs[game_id] = epoch
         return ok
 
+    def _put(self, kind: str, data: Any) -> asyncio.Future[None]:
+        if kind == "create":
+            epoch = self.code_epochs.get(str(data[0]["room_code"]))
+        else:
+            epoch = self.epochs.get(str(data[0]))
+        done = super()._put(kind, data)
+        self._op_epochs[id(done)] = epoch
+        return done
+
     async def _write(self, batch: list[Any]) -> None:
+        epochs = [self._op_epochs.get(id(op[2])) for op in batch]
+        games = [_game_of(op) for op in batch]
         async with self._require().begin() as conn:
             await fence.guard(conn)
-            checks: dict[str, int] = {}
-            refused: set[str] = set()
-            for op in batch:
-                game = _game_of(op)
-                code = _code_of(op)
-                if code is not None:
-                    epoch = self.code_epochs.get(code)
-                    if epoch is None or not await fence.claim(conn, game, epoch, self.node):
-                        refused.add(game)
-                    else:
-                        self.epochs[game] = epoch
-                elif game not in self.epochs:
-                    refused.add(game)
-                else:
-                    checks[game] = self.epochs[game]
-            refused.update(await fence.check(conn, checks))
-            kept = [op for op in batch if _game_of(op) not in refused]
-            await self._write_ops(conn, kept)
-        if refused:
-            for op in batch:
-                if _game_of(op) in refused:
-                    self.refused += 1
-                    _drop(op)
-            for game in sorted(refused):
-                log.warning("node %s: writes to game %s refused by its fence", self.node, game)
-                self.epochs.pop(game, None)
-                if self.on_fenced is not None:
-                    self.on_fenced(game)
+            claimed: dict[str, int] = {}
+            for op, game, epoch in zip(batch, games, epochs, strict=True):
+                if op[0] != "create" or epoch is None or game in claimed:
+                    continue
+                if await fence.claim(conn, game, epoch, self.node):
+                    claimed[game] = epoch
+            current = await fence.lock(conn, set(games))
+            # an operation is written only under the epoch the fence holds now
+            keep = [
+                e is not None and current.get(g) == e for g, e in zip(games, epochs, strict=True)
+            ]
+            await self._write_ops(conn, [op for op, k in zip(batch, keep, strict=True) if k])
+        self.epochs.update(claimed)
+        stale: set[str] = set()
+        for op, game, epoch, kept in zip(batch, games, epochs, keep, strict=True):
+            self._op_epochs.pop(id(op[2]), None)
+            if kept:
+                continue
+            self.refused += 1
+            if not op[2].done():
+                # nobody may be told of a refused write
+                op[2].cancel()
+            if epoch is None or epoch == self.epochs.get(game):
+                # the room this node runs now was refused: it is not ours any more
+                stale.add(game)
+        for game in sorted(stale):
+            log.warning("node %s: writes to game %s refused by its fence", self.node, game)
+            self.epochs.pop(game, None)
+            if self.on_fenced is not None:
+                self.on_fenced(game)
