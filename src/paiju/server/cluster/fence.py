@@ -63,10 +63,14 @@ async def guard(conn: Any) -> None:
     transaction after :data:`GUARD_SECONDS` (rolled back: none of it was told to anyone),
     and a claim gives up after as long and is tried again at the next tick."""
     if conn.dialect.name == "postgresql":
+        # one round trip; is_local: both settings end with this transaction
         await conn.execute(
-            text(f"SET LOCAL idle_in_transaction_session_timeout = '{GUARD_SECONDS}s'")
+            text(
+                "SELECT set_config('idle_in_transaction_session_timeout', :v, true),"
+                " set_config('lock_timeout', :v, true)"
+            ),
+            {"v": f"{GUARD_SECONDS}s"},
         )
-        await conn.execute(text(f"SET LOCAL lock_timeout = '{GUARD_SECONDS}s'"))
 
 
 async def claim(conn: Any, game_id: str, epoch: int, node: str) -> bool:

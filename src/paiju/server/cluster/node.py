@@ -172,8 +172,9 @@ class ClusterNode:
         if drain:
             for code in list(self.manager.rooms):
                 self._drop_room(code, release=False)
+            # a database that stays down must not hold the handover forever
             with contextlib.suppress(Exception):
-                await self.storage.flush()
+                await asyncio.wait_for(self.storage.flush(), 10.0)
             for lease in list(self.leases.values()):
                 with contextlib.suppress(Exception):
                     await self._lease().release(lease)
