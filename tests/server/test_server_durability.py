@@ -136,9 +136,9 @@ def test_an_unwritable_data_directory_is_a_one_line_error(tmp_path: Path) -> Non
     url = f"sqlite:///{blocker / 'paiju.db'}"
     problem = check_database(url)
     assert problem is not None and "\n" not in problem and "paiju.db" in problem
+    serve = [sys.executable, "-c", "import sys; from paiju.cli import main; sys.exit(main())"]
     run = subprocess.run(
-        [sys.executable, "-c", "import sys; from paiju.cli import main; sys.exit(main())"]
-        + ["serve", "--database", url],
+        [*serve, "serve", "--database", url],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
