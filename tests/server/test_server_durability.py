@@ -205,11 +205,13 @@ def _play_and_kill(db: Path, rng: random.Random) -> tuple[str, list[str]]:
             game_id = ""
             seated = False
             while True:
-                msg = json.loads(ws.recv(timeout=30))
+                msg = json.loads(ws.recv(timeout=60))
                 kind = msg["type"]
                 if kind == "snapshot" and not seated:
                     ws.send(json.dumps({"type": "take_seat", "seat": 0}))
                     seated = True
+                if kind == "error":
+                    raise AssertionError(f"the server refused a move: {msg}")
                 if kind == "room" and msg["room"]["game_id"]:
                     game_id = msg["room"]["game_id"]
                 if kind != "update":

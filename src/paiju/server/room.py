@@ -264,8 +264,9 @@ class Room:
         session = self.session
         if session is not None:
             if claim_window_open(session) and not self._told_now(seat):
-                # the window is not this view's to know of: show what it was last shown
-                msg.update(self._last_seen.get(seat, {}))
+                # the window is not this view's to know of: show what it was last shown,
+                # with nothing to decide (its last question has been answered since)
+                msg.update(_settled_fields(self._last_seen.get(seat)))
             else:
                 # the events held for this view are in the state drawn now
                 self._held.pop(seat, None)
@@ -469,6 +470,9 @@ class Room:
             self._arm()
         window = claim_window_open(session)
         waiting = set(session.to_act())
+        if step.events:
+            # a visible change asks a new question, even if a window follows a window
+            self._window_told = set()
         if window:
             asked_now = {s for s in waiting if s not in self._window_told}
             acked = actor if actor is not None and actor in self._window_told else None
@@ -857,6 +861,21 @@ class Room:
             self._next_hand_task = self.manager.spawn(self._next_hand_later())
         else:
             self._arm()
+
+
+def _settled_fields(fields: dict[str, Any] | None) -> dict[str, Any]:
+    """Game fields last shown to a view, without the question they may have carried."""
+    if not fields:
+        return {}
+    out = dict(fields)
+    out.update(legal=[], to_act=[], timers=[])
+    state = dict(out.get("state") or {})
+    if "legal_actions" in state:
+        state["legal_actions"] = []
+    if "to_act" in state:
+        state["to_act"] = []
+    out["state"] = state
+    return out
 
 
 def hash_token(token: str) -> str:
