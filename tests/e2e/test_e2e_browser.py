@@ -73,8 +73,8 @@ def act_once(page: Any) -> bool:
     except Exception:
         # the table moved on under the click (another seat's claim); look again
         return False
-    # wait until the server has answered (the question changes, or, for an answer in a
-    # claim window, the question is withdrawn: the turn counts only what everyone sees)
+    # wait until the server has answered: every move is acknowledged with nothing left to
+    # decide (what follows may wait for someone else's claim answer)
     page.wait_for_function(
         "t => { const g = window.__paiju.state().game;"
         " return !g || g.turn !== t || !(g.legal || []).length; }",
