@@ -399,6 +399,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"paiju serve: --trusted-proxy: {exc}", file=sys.stderr)
         return 2
+    if not 0 <= args.bot_delay <= 10:
+        print("paiju serve: --bot-delay must be between 0 and 10 seconds", file=sys.stderr)
+        return 2
     if not 256 <= args.max_frame_bytes <= 1_048_576:
         print("paiju serve: --max-frame-bytes must be between 256 and 1048576", file=sys.stderr)
         return 2
@@ -413,6 +416,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             trusted_proxies=tuple(args.trusted_proxy),
             allowed_origins=tuple(args.allow_origin),
             max_frame_bytes=args.max_frame_bytes,
+            bot_delay=args.bot_delay,
         ),
     )
     if config is None:
@@ -621,6 +625,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(e.g. http://localhost:5173; '*' turns the check off); repeatable",
     )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="seconds a bot waits before its turn's move, so people can follow (default 0.6)",
+    )
     p.add_argument(
         "--settings",
         metavar="JSON",

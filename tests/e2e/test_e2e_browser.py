@@ -73,9 +73,11 @@ def act_once(page: Any) -> bool:
     except Exception:
         # the table moved on under the click (another seat's claim); look again
         return False
-    # wait until the server has answered (the question changes) before looking again
+    # wait until the server has answered: every move is acknowledged with nothing left to
+    # decide (what follows may wait for someone else's claim answer)
     page.wait_for_function(
-        "t => { const g = window.__paiju.state().game; return !g || g.turn !== t; }",
+        "t => { const g = window.__paiju.state().game;"
+        " return !g || g.turn !== t || !(g.legal || []).length; }",
         arg=turn,
         timeout=10_000,
     )

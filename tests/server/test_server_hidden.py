@@ -156,9 +156,10 @@ CASES = {
 def stream_leaks(msgs: list[dict[str, Any]], me: int | None) -> list[str]:
     """What the order and shape of the messages ``me`` received tell about others.
 
-    A seat hears of a claim window only when it is asked in it, and then once more with the
-    acknowledgement of its own answer; nobody else's answers, questions or clocks reach it,
-    and a spectator never sees a window at all."""
+    A seat hears of a claim window only when it is asked in it; every decision it makes is
+    acknowledged to it alone by an update with no events and nothing to decide (whether or
+    not a window follows); nobody else's answers, questions or clocks reach it, and a
+    spectator never sees a window at all."""
     found = []
     asked = False
     for msg in msgs:
@@ -169,17 +170,16 @@ def stream_leaks(msgs: list[dict[str, Any]], me: int | None) -> list[str]:
             continue
         state = msg.get("state") or {}
         in_window = state.get("phase") in ("claim", "rob", "declare")
-        question = me is not None and me in msg.get("to_act", [])
-        if in_window and question:
-            asked = True
-        elif in_window and asked and kind == "update" and not msg["events"]:
-            asked = False  # the acknowledgement of one's own answer
-        elif in_window:
+        question = me is not None and bool(msg.get("legal"))
+        ack = kind == "update" and not msg["events"] and not msg.get("legal") and asked
+        if ack:
+            asked = False
+            continue
+        if in_window and not question:
             found.append(f"{kind} shows a window {me} is not asked in (turn {msg['turn']})")
         elif kind == "update" and not msg["events"] and not question:
             found.append(f"an empty update tells {me} that something happened")
-        if not in_window:
-            asked = False
+        asked = question
     return found
 
 
@@ -264,10 +264,21 @@ def test_stream_checker_catches_a_window_shown_to_the_unasked() -> None:
         "events": [{"type": "discard", "seat": 0, "tile": "5m"}],
         "turn": 3,
         "to_act": [],
+        "legal": [],
         "state": {"phase": "claim"},
     }
     assert stream_leaks([window], 1)
-    assert stream_leaks([{**window, "to_act": [1]}], 1) == []
-    empty = {"type": "update", "events": [], "turn": 3, "to_act": [], "state": {"phase": "act"}}
+    assert stream_leaks([{**window, "to_act": [1], "legal": ["pass"]}], 1) == []
+    empty = {
+        "type": "update",
+        "events": [],
+        "turn": 3,
+        "to_act": [],
+        "legal": [],
+        "state": {"phase": "act"},
+    }
     assert stream_leaks([empty], 2)
+    asked = {**empty, "events": window["events"], "legal": ["d5m"], "to_act": [2]}
+    assert stream_leaks([asked, empty], 2) == []  # the acknowledgement of my own move
+    assert stream_leaks([asked, empty, empty], 2)
     assert stream_leaks([{"type": "timeout", "seat": 0, "turn": 1}], 2)

@@ -335,6 +335,9 @@ class RoomManager:
         lines = await self.storage.lines(game_id)
         session = GameSession.resume(lines)
         setup = game.room
+        if not setup.get("seats"):
+            damage = (game.result or {}).get("error", "no room setup is stored")
+            raise ResumeError(str(damage))
         timers = P.TimerSettings.model_validate(setup.get("timers", {}))
         raw_seats = setup["seats"]
         if not isinstance(raw_seats, list) or len(raw_seats) != session.n_seats:

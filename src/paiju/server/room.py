@@ -264,8 +264,9 @@ class Room:
         session = self.session
         if session is not None:
             if claim_window_open(session) and not self._told_now(seat):
-                # the window is not this view's to know of: show what it was last shown
-                msg.update(self._last_seen.get(seat, {}))
+                # the window is not this view's to know of: show what it was last shown,
+                # with nothing to decide (its last question has been answered since)
+                msg.update(_settled_fields(self._last_seen.get(seat)))
             else:
                 # the events held for this view are in the state drawn now
                 self._held.pop(seat, None)
@@ -469,19 +470,25 @@ class Room:
             self._arm()
         window = claim_window_open(session)
         waiting = set(session.to_act())
+        if step.events:
+            # a visible change asks a new question, even if a window follows a window
+            self._window_told = set()
         if window:
             asked_now = {s for s in waiting if s not in self._window_told}
-            acked = actor if actor is not None and actor in self._window_told else None
             self._window_told |= asked_now
         else:
-            asked_now, acked = set(), None
+            asked_now = set()
             self._window_told.clear()
         spectators: list[Connection] = []
         for conn in self.connections():
             key = conn.seat
+            if key is not None and key == actor:
+                # every decision is acknowledged to its maker first, window or not, so
+                # that the acknowledgement says nothing about what follows
+                out.append((conn, self._ack(key, session.turn)))
             if key is None:
                 spectators.append(conn)
-            elif window and key not in asked_now and key != acked:
+            elif window and key not in asked_now:
                 # not asked in this window: hears of it with what follows once it closes
                 self._hold(key, step)
             else:
@@ -495,6 +502,23 @@ class Room:
         self._deliver(committed, out)
         if session.hand_over:
             self._finish_hand()
+
+    def _ack(self, seat: int, turn: int) -> dict[str, Any]:
+        """The table as ``seat`` last saw it, with nothing left to decide."""
+        fields = _settled_fields(self._last_seen.get(seat))
+        if not fields:
+            # nothing shown since a restart: an acknowledgement that shows nothing
+            session = self.session
+            assert session is not None
+            fields = {
+                "turn": turn,
+                "hand": len(session.match.hands),
+                "state": {},
+                "legal": [],
+                "to_act": [],
+                "timers": [],
+            }
+        return M.Update.model_validate({**fields, "events": []}).json_dict()
 
     def _hold(self, key: ViewKey, step: Step) -> None:
         session = self.session
@@ -857,6 +881,21 @@ class Room:
             self._next_hand_task = self.manager.spawn(self._next_hand_later())
         else:
             self._arm()
+
+
+def _settled_fields(fields: dict[str, Any] | None) -> dict[str, Any]:
+    """Game fields last shown to a view, without the question they may have carried."""
+    if not fields:
+        return {}
+    out = dict(fields)
+    out.update(legal=[], to_act=[], timers=[])
+    state = dict(out.get("state") or {})
+    if "legal_actions" in state:
+        state["legal_actions"] = []
+    if "to_act" in state:
+        state["to_act"] = []
+    out["state"] = state
+    return out
 
 
 def hash_token(token: str) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import time
@@ -37,6 +38,8 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
+    cast,
     event,
     insert,
     select,
@@ -370,11 +373,11 @@ class Storage:
     # -- reads -------------------------------------------------------------------------
     async def get_game(self, game_id: str) -> StoredGame | None:
         async with self._require().connect() as conn:
-            row = (await conn.execute(select(games).where(games.c.id == game_id))).first()
+            row = (await conn.execute(_games_as_text().where(games.c.id == game_id))).first()
         return None if row is None else _stored(row)
 
     async def list_games(self, status: str | None = None, limit: int = 100) -> list[StoredGame]:
-        query = select(games).order_by(games.c.created_at.desc()).limit(limit)
+        query = _games_as_text().order_by(games.c.created_at.desc()).limit(limit)
         if status is not None:
             query = query.where(games.c.status == status)
         async with self._require().connect() as conn:
@@ -410,14 +413,55 @@ class Storage:
             )
 
 
+def _games_as_text() -> Any:
+    """The games table with its JSON columns read as text, so that one damaged row is
+    decoded (and reported) on its own instead of failing every query that meets it."""
+    return select(
+        games.c.id,
+        games.c.room_code,
+        games.c.variant,
+        games.c.status,
+        cast(games.c.room, Text).label("room"),
+        cast(games.c.result, Text).label("result"),
+        games.c.created_at,
+        games.c.updated_at,
+    )
+
+
+def _json_object(text: str | None, column: str) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise StorageError(f"the stored {column} is not JSON") from None
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise StorageError(f"the stored {column} is not a JSON object")
+    return value
+
+
 def _stored(row: Any) -> StoredGame:
+    """A game row; a damaged ``room`` or ``result`` shows as such instead of raising."""
+    try:
+        room = _json_object(row.room, "room") or {}
+        damage = None
+    except StorageError as exc:
+        room, damage = {}, str(exc)
+    try:
+        result = _json_object(row.result, "result")
+    except StorageError as exc:
+        result, damage = None, str(exc)
+    if damage is not None:
+        result = {"error": damage}
     return StoredGame(
         id=row.id,
         room_code=row.room_code,
         variant=row.variant,
         status=row.status,
-        room=dict(row.room),
-        result=None if row.result is None else dict(row.result),
+        room=room,
+        result=result,
         created_at=row.created_at,
         updated_at=row.updated_at,
     )
