@@ -50,3 +50,12 @@ def test_load_options_that_need_a_cluster(capsys: pytest.CaptureFixture[str]) ->
     assert "--urls" in capsys.readouterr().err
     assert main(["load", "--urls", "http://nowhere", "--tables", "1"]) == 2
     assert "ws://" in capsys.readouterr().err
+
+
+def test_told_decisions_must_appear_in_order_in_the_log() -> None:
+    from paiju.server.cluster.load import _unmatched
+
+    # the server's own answers for the seat (a timeout's pass) may sit in between
+    assert _unmatched(["d1m", "pong", "d5p"], ["d1m", "pass", "pong", "d5p"]) == 0
+    assert _unmatched(["d1m", "pong"], ["d1m"]) == 1
+    assert _unmatched(["pong", "d1m"], ["d1m", "pong"]) == 1, "order counts"

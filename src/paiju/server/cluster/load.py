@@ -345,12 +345,27 @@ async def _lost(database: str, tables: list[list[_Seat]]) -> tuple[int, int]:
                         if line.get("type") == "action" and line.get("seat") == s.seat
                     ]
                     told += len(s.told)
-                    lost += sum(
-                        1 for i, a in enumerate(s.told) if i >= len(logged) or logged[i] != a
-                    )
+                    lost += _unmatched(s.told, logged)
     finally:
         await engine.dispose()
     return told, lost
+
+
+def _unmatched(told: list[str], logged: list[str]) -> int:
+    """Told decisions not found, in order, among the seat's logged ones. The log may hold
+    more: answers the server gave for the seat (its timer ran out, or a bot stood in while
+    the client was away), so the told ones must be a subsequence, not a prefix."""
+    i = 0
+    missing = 0
+    for action in told:
+        j = i
+        while j < len(logged) and logged[j] != action:
+            j += 1
+        if j == len(logged):
+            missing += 1
+        else:
+            i = j + 1
+    return missing
 
 
 def _percentile(sorted_values: list[float], p: float) -> float:
