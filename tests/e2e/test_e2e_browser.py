@@ -3,6 +3,7 @@ clicking, a drop and reconnect mid-hand, and a spectator who never sees a concea
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import time
@@ -19,7 +20,7 @@ ServerThread = Any
 """The ``server`` fixture (tests/e2e/conftest.py): ``.url`` is its address."""
 
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1100, "height": 820}
+DESKTOP = {"width": 1366, "height": 768}
 HAND_SECONDS = 120
 
 
@@ -30,11 +31,13 @@ def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
     return page
 
 
-def create_room(page: Any, server: ServerThread, variant: str, seats: list[str], name: str) -> str:
+def create_room(
+    page: Any, server: ServerThread, variant: str, seats: list[str], name: str, *, hands: str = "1"
+) -> str:
     """Create a room from the lobby; ``seats``: "person" or a bot level per seat."""
     page.goto(server.url + "/#/")
     page.get_by_test_id(f"variant-{variant}").click()
-    page.get_by_test_id("hands").select_option("1")
+    page.get_by_test_id("hands").select_option(hands)
     page.get_by_test_id("name").fill(name)
     for i, choice in enumerate(seats):
         page.get_by_test_id(f"seat-choice-{i}").select_option(choice)
@@ -51,7 +54,7 @@ def client_state(page: Any) -> dict[str, Any]:
 
 def act_once(page: Any) -> bool:
     """Click one legal thing if this page may act now: a win, else pass, else a discard
-    (the drawn tile first). Returns whether it clicked."""
+    (the drawn tile first, chosen and then confirmed). Returns whether it clicked."""
     state = client_state(page)
     game = state.get("game") or {}
     legal: list[str] = game.get("legal") or []
@@ -68,6 +71,12 @@ def act_once(page: Any) -> bool:
         if not target.count():
             buttons = page.locator("[data-testid^=action-]:not([data-testid=action-tingmode])")
             target = buttons.first
+        else:
+            # a tap only chooses the piece; the second tap discards it
+            try:
+                target.click(timeout=2_000)
+            except Exception:
+                return False
     try:
         target.click(timeout=2_000)
     except Exception:
@@ -108,13 +117,133 @@ def hand_pieces(page: Any) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("variant", ["taixing", "jiaxing", "qinger"])
-def test_person_plays_a_whole_hand_by_clicking_and_sees_the_settlement(
-    server: ServerThread, browser: Any, output_dir: Path, variant: str
+TILE_SUITS = "mpszf"
+CARD_SUITS = "shc"
+
+
+def piece_key(variant: str, piece: str) -> tuple[int, int, int]:
+    """The order a player reads a hand in (web/src/notation.ts sortPieces): tiles 万 筒 索
+    honours flowers; Qing'er cards ♠ ♥ ♣ by rank, then J Q K (♥ before ♣), then the jokers."""
+    if variant != "qinger":
+        return (TILE_SUITS.index(piece[1]), int(piece[0]), 0)
+    if piece in ("BJ", "SJ", "AD"):
+        return (4, ("BJ", "SJ", "AD").index(piece), 0)
+    rank = "123456789JQK".index(piece[0])
+    if rank >= 9:
+        return (3, rank, CARD_SUITS.index(piece[1]))
+    return (CARD_SUITS.index(piece[1]), rank, 0)
+
+
+def check_hand_is_readable(page: Any, variant: str, phone: bool) -> None:
+    """Sorted per game with the drawn piece apart, a labelled list of named buttons, and on a
+    phone one line for tiles (two rows at most for cards) inside the screen."""
+    # one read of the page, so that an update between two reads cannot mix two hands
+    rest = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=hand-tile]:not(.drawn)')]"
+        ".map(el => el.dataset.piece)"
+    )
+    assert rest == sorted(rest, key=lambda p: piece_key(variant, p)), rest
+    hand = page.get_by_role("list", name="你的手牌")
+    assert hand.count() == 1
+    first = page.get_by_test_id("hand-tile").first
+    label = first.get_attribute("aria-label") or ""
+    assert label and not label.isascii(), label  # 五万, 红桃7, 大鬼 (a name, not notation)
+    if phone:
+        boxes = [
+            b
+            for b in (
+                el.bounding_box() for el in page.get_by_test_id("hand-tile").element_handles()
+            )
+            if b
+        ]
+        assert all(b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"] + 0.5 for b in boxes), (
+            boxes
+        )
+        # rows: a jump of more than half a piece's height (a chosen piece stands 10 px higher)
+        ys = sorted(b["y"] + b["height"] / 2 for b in boxes)
+        rows = 1 + sum(1 for a, b in itertools.pairwise(ys) if b - a > boxes[0]["height"] / 2)
+        assert rows <= (2 if variant == "qinger" else 1), (rows, boxes)
+
+
+def choose_then_confirm(page: Any) -> bool:
+    """Once, when the person may discard: a first tap only chooses (nothing is sent), the
+    confirm button then discards. Returns whether it happened."""
+    state = client_state(page)
+    legal = (state.get("game") or {}).get("legal") or []
+    if state.get("settlement") or not any(a.startswith("d") for a in legal):
+        return False
+    if any(a in legal for a in ("hu", "zimo", "pass")):
+        return False
+    turn = state["game"]["turn"]
+    tile = page.locator(".hand-piece.playable").first
+    tile.click()
+    page.get_by_test_id("confirm-discard").wait_for()
+    assert client_state(page)["game"]["turn"] == turn
+    assert tile.get_attribute("aria-pressed") == "true"
+    page.get_by_test_id("confirm-discard").click()
+    page.wait_for_function(
+        "t => { const g = window.__paiju.state().game; return !g || g.turn !== t; }", arg=turn
+    )
+    return True
+
+
+def read_settlement_dialog(page: Any, n: int) -> str:
+    """The settlement is a dialog with a heading, the hand's money and the match ledger."""
+    dialog = page.get_by_role("dialog")
+    dialog.wait_for()
+    heading = dialog.get_by_role("heading", level=2)
+    assert "结算" in heading.inner_text()
+    text: str = dialog.inner_text()
+    assert "战绩" in text  # the ledger is inside the dialog
+    settle = client_state(page)["settlement"]
+    assert len(settle["net"]) == n and sum(settle["net"]) == 0
+    dialog.get_by_test_id("net").wait_for()
+    cells = dialog.evaluate(
+        "el => [...el.querySelectorAll('[data-testid=net] td')].map(td => td.textContent)"
+    )
+    assert [int(c) for c in cells] == settle["net"]
+    return text
+
+
+def play_match(pages: list[Any], n: int, out: Path, tag: str, seconds: float = 240) -> int:
+    """Every page plays by clicking until the match ends; each settlement dialog is read and,
+    before the last hand, 准备 deals the next one. Returns the hands played."""
+    hands = 0
+    deadline = time.monotonic() + seconds
+    while True:
+        play_until_settled(pages, max(10.0, deadline - time.monotonic()))
+        hands += 1
+        for p in pages:
+            read_settlement_dialog(p, n)
+        pages[0].screenshot(path=str(out / f"{tag}-settlement-{hands}.png"))
+        over = [p.get_by_test_id("match-over").count() > 0 for p in pages]
+        if all(over):
+            return hands
+        for p in pages:
+            p.get_by_test_id("next-countdown").wait_for()
+            p.get_by_test_id("ready").click()
+        for p in pages:
+            p.wait_for_function(
+                "h => { const s = window.__paiju.state();"
+                " return !s.settlement && s.game && s.game.hand > h; }",
+                arg=hands - 1,
+            )
+        assert time.monotonic() < deadline, "the match did not finish in time"
+
+
+@pytest.mark.parametrize(
+    "case", ["taixing-phone-4", "jiaxing-desktop-1", "qinger-phone-1", "qinger-desktop-1"]
+)
+def test_person_plays_a_whole_match_by_clicking(
+    server: ServerThread, browser: Any, output_dir: Path, case: str
 ) -> None:
-    page = new_page(browser, PHONE if variant == "jiaxing" else DESKTOP)
+    """A whole match per game (Taixing's four hands on a phone), each settlement read in its
+    dialog, 准备 dealing the next hand."""
+    variant, viewport, hands = case.split("-")
+    phone = viewport == "phone"
+    page = new_page(browser, PHONE if phone else DESKTOP)
     n = 3 if variant == "qinger" else 4
-    create_room(page, server, variant, ["person"] + ["greedy"] * (n - 1), "小明")
+    create_room(page, server, variant, ["person"] + ["greedy"] * (n - 1), "小明", hands=hands)
     page.get_by_test_id("board").wait_for()
     page.get_by_test_id("my-hand").wait_for()
     assert page.get_by_test_id("hand-tile").count() >= 13
@@ -124,12 +253,21 @@ def test_person_plays_a_whole_hand_by_clicking_and_sees_the_settlement(
     page.screenshot(path=str(output_dir / "01-deal.png"))
     readme_shot = os.environ.get("PAIJU_README_SCREENSHOT")
     clicks = 0
-    # play a few decisions, take a mid-hand picture, then play the hand out
-    while clicks < 4 and not client_state(page).get("settlement"):
-        if act_once(page):
+    confirmed = False
+    deadline = time.monotonic() + HAND_SECONDS
+    # play a few decisions (one of them a discard chosen and then confirmed), take a mid-hand
+    # picture, then play the match out
+    while (clicks < 4 or not confirmed) and not client_state(page).get("settlement"):
+        assert time.monotonic() < deadline
+        if not confirmed and choose_then_confirm(page):
+            confirmed = True
+            clicks += 1
+        elif act_once(page):
             clicks += 1
         else:
             time.sleep(0.05)
+        if not client_state(page).get("settlement") and page.get_by_test_id("my-hand").count():
+            check_hand_is_readable(page, variant, phone)
     page.screenshot(path=str(output_dir / "02-mid-hand.png"))
     if readme_shot and variant == "taixing":
         # the README's picture: the table when it is the person's turn to discard
@@ -139,36 +277,83 @@ def test_person_plays_a_whole_hand_by_clicking_and_sees_the_settlement(
         page.set_viewport_size({"width": 1000, "height": 640})
         page.locator(".hand-piece.playable").first.wait_for()
         page.screenshot(path=readme_shot)
-        page.set_viewport_size(DESKTOP)
-    clicks += play_until_settled([page])
-    assert clicks > 0
-    settlement = page.get_by_test_id("settlement")
-    settlement.wait_for()
-    assert "结算" in settlement.inner_text()
+        page.set_viewport_size(PHONE if phone else DESKTOP)
+    played = play_match([page], n, output_dir, "03")
+    assert played >= int(hands)
     state = client_state(page)
-    net = state["settlement"]["net"]
-    assert len(net) == n and sum(net) == 0
-    # the match ledger has the hand, and the totals on the table agree with the settlement
-    ledger = page.get_by_test_id("ledger")
-    ledger.wait_for()
-    assert "战绩" in ledger.inner_text()
+    # the totals on the table agree with the ledger
     for seat in range(n):
-        assert page.get_by_test_id(f"total-{seat}").inner_text().lstrip("+") == str(net[seat])
+        assert page.get_by_test_id(f"total-{seat}").inner_text().lstrip("+") == str(
+            state["match"]["totals"][seat]
+        )
     page.get_by_test_id("match-over").wait_for()
-    page.screenshot(path=str(output_dir / "03-settlement.png"), full_page=True)
-    # the English switch
+    page.screenshot(path=str(output_dir / "04-match-over.png"), full_page=True)
+    # the English switch, with the dialog closed and opened again
+    page.get_by_test_id("close-settlement").click()
     page.get_by_test_id("lang-switch").click()
-    assert "Settlement" in page.get_by_test_id("settlement").inner_text()
+    page.get_by_test_id("open-settlement").click()
+    assert "Settlement" in page.get_by_role("dialog").inner_text()
+    page.keyboard.press("Escape")
     page.get_by_test_id("lang-switch").click()
     # the finished game replays step by step from its stored record
-    page.get_by_test_id("replay-link").click()
+    page.get_by_test_id("replay-link").first.click()
     step = page.get_by_test_id("replay-step")
     step.wait_for()
     before = step.inner_text()
     page.get_by_test_id("replay-next").click()
     assert step.inner_text() != before
     page.get_by_test_id("replay-last").click()
-    page.screenshot(path=str(output_dir / "04-replay-end.png"), full_page=True)
+    page.screenshot(path=str(output_dir / "05-replay-end.png"), full_page=True)
+    page.context.close()
+
+
+def test_person_plays_a_whole_hand_by_keyboard(
+    server: ServerThread, browser: Any, output_dir: Path
+) -> None:
+    """←/→ choose, Enter discards, H wins, G passes: no click after the lobby."""
+    page = new_page(browser, DESKTOP)
+    create_room(page, server, "jiaxing", ["person", "greedy", "greedy", "greedy"], "键盘")
+    page.get_by_test_id("my-hand").wait_for()
+    deadline = time.monotonic() + HAND_SECONDS
+    keys = 0
+    while not client_state(page).get("settlement"):
+        assert time.monotonic() < deadline, "the hand did not finish in time"
+        game = client_state(page).get("game") or {}
+        legal: list[str] = game.get("legal") or []
+        if not legal:
+            time.sleep(0.05)
+            continue
+        turn = game["turn"]
+        if "hu" in legal or "zimo" in legal:
+            page.keyboard.press("h")
+        elif "pass" in legal:
+            page.keyboard.press("g")
+        else:
+            # the drawn tile sits last: ← from nothing chosen picks it
+            page.keyboard.press("ArrowLeft")
+            selected = page.locator(".hand-piece.selected")
+            while not selected.evaluate("el => el.classList.contains('playable')"):
+                page.keyboard.press("ArrowLeft")
+            page.keyboard.press("Enter")
+        keys += 1
+        if keys == 3:
+            page.screenshot(path=str(output_dir / "01-keyboard.png"))
+        try:
+            page.wait_for_function(
+                "t => { const g = window.__paiju.state().game; return !g || g.turn !== t; }",
+                arg=turn,
+                timeout=10_000,
+            )
+        except Exception:
+            # another seat's claim moved the table on; look again
+            continue
+    assert keys > 0
+    # what happened was announced in the live region, in words
+    live = page.get_by_test_id("live")
+    assert live.get_attribute("aria-live") == "polite"
+    assert "打出" in live.inner_text() or "胡" in live.inner_text()
+    read_settlement_dialog(page, 4)
+    page.screenshot(path=str(output_dir / "02-settlement.png"))
     page.context.close()
 
 
@@ -256,7 +441,10 @@ def test_spectator_sees_no_concealed_tile(
 ) -> None:
     n = 3 if variant == "qinger" else 4
     host = new_page(browser)
-    code = create_room(host, server, variant, ["random"] * n, "主持")
+    # a second person seat keeps the room waiting until the watcher is in; the host then
+    # starts it (a bot takes the free seat) and plays seat 0
+    code = create_room(host, server, variant, ["person", "person"] + ["random"] * (n - 2), "主持")
+    host.get_by_test_id("start").wait_for()
     watcher = new_page(browser, PHONE)
     frames: list[dict[str, Any]] = []
     watcher.on(
@@ -269,12 +457,15 @@ def test_spectator_sees_no_concealed_tile(
         ),
     )
     watcher.goto(f"{server.url}/#/room/{code}")
-    watcher.get_by_test_id("board").wait_for()
+    watcher.get_by_test_id("waiting").wait_for()
     watcher.get_by_test_id("spectating").wait_for()
+    host.get_by_test_id("start").click()
+    watcher.get_by_test_id("board").wait_for()
     checked = 0
     deadline = time.monotonic() + 60
     while not client_state(watcher).get("settlement"):
         assert time.monotonic() < deadline
+        act_once(host)
         assert watcher.get_by_test_id("my-hand").count() == 0
         assert watcher.get_by_test_id("hand-tile").count() == 0
         # concealed tiles are drawn face down; a face-up row of them would be a leak

@@ -176,7 +176,7 @@ class StrongBot:
         )
         self.samples.append(got.n)
         chosen = pick(got.points, self.margin if in_turn else self.claim_margin, len(cands))
-        values: dict[int, Value] = {a: got.value(i) for i, a in enumerate(everything)}
+        values: dict[int, Value] = {a: got.value(i, chosen) for i, a in enumerate(everything)}
         return Evaluation(cands[chosen], "montecarlo", values, frozenset([cands[chosen]]))
 
 

@@ -31,7 +31,7 @@ HEADERS = [
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
 ]
 
-BODY_LIMITS = {"/api/replay": 4_000_000, "/api/score": 16_384}
+BODY_LIMITS = {"/api/replay": 4_000_000, "/api/review": 4_000_000, "/api/score": 16_384}
 """Bytes a request body may have, by path; every other path: :data:`DEFAULT_BODY_LIMIT`."""
 DEFAULT_BODY_LIMIT = 16_384
 

@@ -176,6 +176,8 @@ class RoomManager:
                 room.start(conn)
             elif isinstance(msg, P.Act):
                 room.act(conn, msg.action, msg.turn)
+            elif isinstance(msg, P.Ready):
+                room.ready(conn)
             elif isinstance(msg, P.Leave):
                 room.leave(conn)
                 conn.send(M.Left(code=room.code).json_dict())
