@@ -281,3 +281,19 @@ def test_replay_identity_with_hun() -> None:
             line["tile"] = "1m" if line["tile"] != "1m" else "2m"
             break
     assert not replay(lines).ok
+
+
+def test_strong_bot_plays_a_hun_hand_with_the_wild_aware_choice() -> None:
+    from paiju.bots.strong import StrongBot
+
+    hand = JiaxingFlow().new_hand(HUN, seed=4, dealer=0, carry={})
+    bots = [StrongBot(i) for i in range(4)]
+    steps = 0
+    while not hand.is_over and steps < 400:
+        seat = hand.to_act()[0]
+        choice = bots[seat](hand, seat)
+        assert choice in hand.legal_actions(seat)
+        assert bots[seat].evaluate(hand, seat).search in ("greedy", "forced")
+        hand.apply(choice, seat)
+        steps += 1
+    assert hand.is_over and sum(hand.net()) == 0
