@@ -949,6 +949,12 @@ class PlayApp(App[str | None]):
             parts.extend(Text("  " + self.payment_line(p)) for p in payments)
         else:
             parts.append(Text("  " + text("result.no_payments", lang)))
+        # the settlement's own explanation, the text the calculator and the browser show
+        ends = [e.data for e in session.hand_events if e.type == "end" and e.data]
+        explained = ends[-1].get("explanation") if ends else None
+        if explained:
+            parts.append(Text(text("result.explanation", lang), style=Style(bold=True)))
+            parts.append(Text(explained["text"]["en" if lang == "en" else "zh"], style="dim"))
         parts.append(Text(""))
         parts.append(self.ledger_table())
         footer = "result.match_over" if last else "result.next"

@@ -146,6 +146,7 @@ _TABLE: dict[str, tuple[str, str]] = {
     "result.total": ("合计 {value} 分", "total {value}"),
     "result.payments": ("付款", "Payments"),
     "result.no_payments": ("无人付款", "nobody pays"),
+    "result.explanation": ("怎么算的", "How it was settled"),
     "result.fish": (
         "{who}钓鱼：{tiles}（钓中赢家 {hits} 张）",
         "{who} fish: {tiles} ({hits} on a winner)",
