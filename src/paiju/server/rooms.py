@@ -30,6 +30,7 @@ from paiju.server.game import GameSession, ResumeError, Step, events_for
 from paiju.server.storage import Storage, StoredGame
 from paiju.server.timers import Clock, RealClock, TokenBucket, TurnClock
 from paiju.variants.base import OptionError, options_from_mapping, options_to_mapping
+from paiju.variants.profiles import resolve as resolve_profile
 
 log = logging.getLogger("paiju.server.rooms")
 
@@ -849,7 +850,9 @@ class RoomManager:
                 f"unknown variant {msg.variant!r} (known: {', '.join(self.flows())})",
             )
         try:
-            options = options_from_mapping(flow.options_type, msg.options)
+            # {"profile": "jiaxing-hun", ...}: a rule profile plus overrides
+            overrides = resolve_profile(msg.variant, msg.options)
+            options = options_from_mapping(flow.options_type, overrides)
         except (OptionError, ValueError, TypeError) as exc:
             raise P.ProtocolError("bad_options", str(exc)) from None
         n = flow.n_seats
