@@ -78,10 +78,13 @@ def _seats(flow: Any, overrides: dict[str, object]) -> int:
 
 def _options(flow: object, text: str) -> dict[str, object]:
     from paiju.variants.base import OptionError, options_from_mapping
+    from paiju.variants.profiles import resolve
 
     overrides = json.loads(text) if text else {}
     if not isinstance(overrides, dict):
         raise OptionError("--options must be a JSON object")
+    # {"profile": "jiaxing-hun", ...}: a named profile plus overrides
+    overrides = resolve(flow.name, overrides)  # type: ignore[attr-defined]
     options_from_mapping(flow.options_type, overrides)  # type: ignore[attr-defined]
     return overrides
 
@@ -342,10 +345,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     record = args.record or f"paiju-{args.variant}-{seed}.jsonl"
     try:
-        overrides = json.loads(args.options) if args.options else {}
-        if not isinstance(overrides, dict):
-            raise OptionError("--options must be a JSON object")
-        options = options_from_mapping(flow.options_type, overrides)
+        options = options_from_mapping(flow.options_type, _options(flow, args.options))
         session = PlaySession(
             args.variant,
             seed=seed,
@@ -476,7 +476,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1, help="matches to play")
     p.add_argument("--seed", type=int, default=0, help="seed of the first match")
     p.add_argument("--bots", default="greedy", help="one bot name or one per seat, comma-separated")
-    p.add_argument("--options", default="", help="rule options as a JSON object")
+    p.add_argument(
+        "--options",
+        default="",
+        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
+        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
+    )
     p.add_argument("--record", metavar="FILE", help="write the records (JSON Lines) here")
     p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
     p.add_argument(
@@ -499,7 +504,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="strong,greedy,greedy,greedy", help="one name per seat")
     p.add_argument("--deals", type=int, default=100, help="deals (hand seeds) to replay")
     p.add_argument("--seed", type=int, default=0, help="seed of the deal stream")
-    p.add_argument("--options", default="", help="rule options as a JSON object")
+    p.add_argument(
+        "--options",
+        default="",
+        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
+        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
+    )
     p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
     p.add_argument("--budget", type=float, help="seconds per decision for strong bots")
     p.add_argument(
@@ -568,7 +578,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--record", metavar="FILE", help="record file (default paiju-VARIANT-SEED.jsonl)"
     )
-    p.add_argument("--options", default="", help="rule options as a JSON object")
+    p.add_argument(
+        "--options",
+        default="",
+        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
+        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
+    )
     p.add_argument(
         "--tiles",
         choices=("hanzi", "code", "glyph"),

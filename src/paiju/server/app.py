@@ -129,11 +129,24 @@ def create_app(
 
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:
+        from paiju.variants.profiles import PROFILES
+
         return [
             {
                 "name": name,
                 "n_seats": flow.n_seats,
                 "options": options_to_mapping(flow.options_type()),
+                "profiles": [
+                    {
+                        "name": p.name,
+                        "version": p.version,
+                        "options": dict(p.options),
+                        "zh": p.zh,
+                        "en": p.en,
+                    }
+                    for p in PROFILES.values()
+                    if p.variant == name
+                ],
                 "bots": table_bots(name),
             }
             for name, flow in manager.flows().items()
