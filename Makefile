@@ -4,15 +4,26 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test lint typecheck pytest pgtest clustertest cluster bench clean web e2e-setup
+.PHONY: lock run demo test lint typecheck pytest pgtest clustertest cluster bench clean web e2e-setup
+
+# The extras `make` installs. Their packages are pinned with hashes in requirements/lock.txt:
+# after changing this line or an extra in pyproject.toml, run `make lock` (scripts/lock.sh).
+EXTRAS := dev,bench,server,tui,charts,rl,openspiel,cluster
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install --quiet -e '.[dev,bench,rl,openspiel,cluster]'
+# pip, then every package from the lock, hash-checked; then paiju itself, built by the
+# locked hatchling (no unpinned build environment)
+$(STAMP): $(BIN)/python pyproject.toml requirements/pip.txt requirements/lock.txt
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/pip.txt
+	$(BIN)/pip install --quiet --require-hashes -r requirements/lock.txt
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# refresh the lock (keeps pins; `scripts/lock.sh --upgrade` takes the newest releases)
+lock:
+	EXTRAS=$(EXTRAS) scripts/lock.sh
 
 # The main job: the game server with the browser client on http://127.0.0.1:8000
 # (SQLite under ./data). `make demo` is the command-line tour of engine and calculator.

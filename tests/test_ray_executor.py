@@ -18,7 +18,7 @@ ray = pytest.importorskip("ray")
 
 from paiju.arena import arena  # noqa: E402
 from paiju.cli import main  # noqa: E402
-from paiju.engine.record import iter_text, parse_lines, replay  # noqa: E402
+from paiju.engine.record import read_record, replay  # noqa: E402
 from paiju.ray_executor import RayExecutor  # noqa: E402
 from paiju.simulator import Progress, run_ordered, simulate  # noqa: E402
 
@@ -84,7 +84,7 @@ def test_simulate_on_ray_equals_the_process_pool(local_ray: None, tmp_path: Path
         assert (tmp_path / "ray" / name).read_bytes().startswith(b"\x89PNG")
     ray_records = (tmp_path / "ray" / "records.jsonl").read_text(encoding="utf-8")
     assert ray_records == (tmp_path / "pool" / "records.jsonl").read_text(encoding="utf-8")
-    assert replay(parse_lines(iter_text(str(tmp_path / "ray" / "records.jsonl")))).ok
+    assert replay(read_record(str(tmp_path / "ray" / "records.jsonl"))).ok
 
 
 def test_arena_on_ray_equals_the_process_pool(local_ray: None) -> None:

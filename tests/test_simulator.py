@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from paiju.cli import main
-from paiju.engine.record import iter_text, parse_lines, replay
+from paiju.engine.record import read_record, replay
 from paiju.simulator import (
     GameTask,
     InlineExecutor,
@@ -91,7 +91,7 @@ def test_out_dir_holds_summary_records_and_charts(tmp_path: Path) -> None:
     assert summary["charts"] == ["items.png", "points.png"]
     for name in summary["charts"]:
         assert (out / name).read_bytes().startswith(b"\x89PNG")
-    result = replay(parse_lines(iter_text(str(out / "records.jsonl"))))
+    result = replay(read_record(str(out / "records.jsonl")))
     assert result.ok and result.hands == 6
 
 

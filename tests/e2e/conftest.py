@@ -86,7 +86,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     config = ServerConfig(
         # bots answer claim windows at once: their own turns are what a watcher can follow
         bot_delay=0.1,
-        next_hand_delay=1.0,
+        next_hand_delay=60.0,  # the tests deal the next hand with 准备
         rejoin_grace=30.0,
         create_burst=100.0,
         # every page comes from 127.0.0.1, and the limits count per address

@@ -12,6 +12,7 @@ pytest.importorskip("pettingzoo")
 from paiju.components.cards import N_CARD_KINDS
 from paiju.engine.qinger import MELD_KIND
 from paiju.rl import Table, aec_env
+from paiju.rl.encode import MahjongEncoder
 
 GAMES = ["jiaxing", "taixing", "qinger"]
 
@@ -106,12 +107,12 @@ def test_observation_ignores_hidden_state(variant: str, seed: int) -> None:
 
 @pytest.mark.parametrize("variant", GAMES)
 def test_shapes_match_names(variant: str) -> None:
-    for oracle in (False, True):
-        enc = Table(variant, oracle=oracle).encoder
+    for oracle, shanten in ((False, False), (True, False), (False, True), (True, True)):
+        enc = Table(variant, oracle=oracle, shanten=shanten).encoder
         names = enc.plane_names + (enc.oracle_plane_names if oracle else [])
         assert enc.shape == (len(names), enc.kinds)
         table = _played(variant, 3, 30)
-        planes, scalars = Table(variant, oracle=oracle).encoder.encode(table.hand, 0)
+        planes, scalars = enc.encode(table.hand, table.hand.to_act()[0])
         assert planes.shape == enc.shape and planes.dtype == np.float32
         assert scalars.shape == (len(enc.scalar_names),)
         assert planes.min() >= 0.0 and planes.max() <= 1.0
@@ -184,3 +185,50 @@ def test_discard_planes_and_recency(variant: str) -> None:
     if d:
         rec = planes[enc.plane_names.index("seat0.discard_recency")]
         assert rec[d[-1]] == 1.0
+
+
+def test_shanten_planes_mark_the_best_discards() -> None:
+    from paiju.components.analysis import MAHJONG
+
+    for seed in range(4):
+        table = _played("jiaxing", seed, 2 * seed)
+        table.encoder = MahjongEncoder(shanten=True)
+        hand = table.hand
+        seat = hand.to_act()[0]
+        if hand.phase != 0:
+            continue
+        planes, sc = table.encoder.encode(hand, seat)
+        names = table.encoder.plane_names
+        keeps = planes[names.index("discard_keeps_shanten")]
+        c = bytearray(hand.counts[seat])
+        d = len(hand.melds[seat])
+        after = {}
+        for k in range(34):
+            if c[k]:
+                c[k] -= 1
+                after[k] = MAHJONG.shanten(bytes(c), d)
+                c[k] += 1
+        best = min(after.values())
+        assert sorted(np.flatnonzero(keeps).tolist()) == sorted(
+            k for k, v in after.items() if v == best
+        )
+        assert sc[table.encoder.scalar_names.index("shanten/8")] == pytest.approx(
+            MAHJONG.shanten(bytes(c), d) / 8.0
+        )
+
+
+def test_docs_list_every_action_group_and_shape() -> None:
+    from pathlib import Path
+
+    from paiju.rl.codecs import CODECS
+    from paiju.rl.encode import QingerEncoder
+
+    doc = (Path(__file__).parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    for codec in CODECS.values():
+        for _, first, last in codec.groups:
+            cell = f"| {first} |" if first == last else f"| {first}–{last} |"
+            assert cell in doc, cell
+    for enc in (MahjongEncoder, QingerEncoder):
+        plain, more = enc(), enc(shanten=True)
+        assert f"| {plain.shape[0]} × {plain.kinds} | {more.shape[0]} × {more.kinds} |" in doc
+        assert f"| {plain.n_scalars} |" in doc

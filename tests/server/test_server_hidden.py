@@ -50,7 +50,11 @@ def leaks(msg: dict[str, Any], me: int | None) -> list[str]:
     for node in _walk(msg):
         if not isinstance(node, dict):
             continue
-        found.extend(f"{key} in {msg['type']}" for key in ("seed", "wall") if key in node)
+        # an RNG seed or the wall (a rule-book reference "seed": "J3" is no secret)
+        if isinstance(node.get("seed"), int) and not isinstance(node.get("seed"), bool):
+            found.append(f"seed in {msg['type']}")
+        if "wall" in node:
+            found.append(f"wall in {msg['type']}")
         etype = node.get("type")
         hidden = etype in PRIVATE_TYPES | QINGER_PRIVATE and node.get("seat") != me
         shows = any(k in node for k in ("tile", "card")) or any(

@@ -171,3 +171,11 @@ def test_binary_frames_are_validated_too(client: TestClient, player_factory: Any
         assert p.until("pong")["type"] == "pong"
         ws.send_bytes(b"\xff\xfe")
         assert p.until("error")["code"] == "bad_message"
+
+
+def test_a_profile_of_another_game_is_bad_options(client: TestClient, player_factory: Any) -> None:
+    with client.websocket_connect("/ws") as ws:
+        p = player_factory(ws)
+        p.recv()
+        p.send({"type": "create_room", "variant": "jiaxing", "options": {"profile": "taixing"}})
+        assert p.until("error")["code"] == "bad_options"

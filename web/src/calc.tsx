@@ -1,10 +1,13 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
+import { PieceView } from "./faces";
+import { OptionsForm } from "./options";
+import { fetchVariants, type VariantInfo } from "./variants";
 import { tr, type Lang } from "./i18n";
-import type { ItemNames } from "./main";
-import { itemName } from "./table";
+import { itemName, type ItemNames } from "./names";
 import { parsePieces } from "./notation";
 import type { Json } from "./state";
-import { Pieces } from "./table";
+import { Pieces } from "./pieces";
+import { Formula } from "./settlement";
 
 // Starting points people can edit; each is a valid win under the default options.
 const EXAMPLES: Record<string, Json> = {
@@ -54,10 +57,34 @@ const EXAMPLES: Record<string, Json> = {
   },
 };
 
+const TILE_PICKER = ["123456789m", "123456789p", "123456789s", "1234567z"].flatMap((g) => [...g.slice(0, -1)].map((d) => d + g.slice(-1)));
+const FLOWER_PICKER = [..."12345678"].map((d) => `${d}f`);
+const CARD_PICKER = ["s", "h", "c"].flatMap((s) => [..."123456789"].map((r) => r + s)).concat(["Jh", "Jc", "Qh", "Qc", "Kh", "Kc", "BJ", "SJ", "AD"]);
+
+/** Buttons that add a piece to a notation field (as typing it would). */
+function Picker(props: { lang: Lang; variant: string; pieces: string[]; onPick: (p: string) => void; onClear: () => void; testid: string }) {
+  const { lang } = props;
+  return (
+    <div class="picker" data-testid={props.testid} role="group" aria-label={tr(lang, "calc.picker")}>
+      <span class="muted small">{tr(lang, "calc.picker")}</span>
+      <div class="picker-row">
+        {props.pieces.map((p) => (
+          <button class="pick" data-testid={`pick-${p}`} onClick={() => props.onPick(p)}>
+            <PieceView variant={props.variant} piece={p} lang={lang} />
+          </button>
+        ))}
+        <button class="secondary" data-testid={`${props.testid}-clear`} onClick={props.onClear}>
+          {tr(lang, "calc.clear")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 const FLAGS = ["kong_replacement", "after_kong_discard", "last_tile", "heavenly", "earthly", "human", "ready_at_deal", "multiple_winners"];
 
 /** The common fields of a mahjong situation as a form; melds and options stay in the JSON. */
-function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => void }) {
+function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => void; flags: string[] }) {
   const { lang, value } = props;
   const set = (key: string, v: unknown) => {
     const next = { ...value };
@@ -73,14 +100,14 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
         set(key, raw === "" ? null : Number(raw));
       }}>
         <option value="">—</option>
-        {[0, 1, 2, 3].map((n) => <option value={n}>{tr(lang, "calc.seat", { n })}</option>)}
+        {[0, 1, 2, 3].map((n) => <option value={n}>{tr(lang, "calc.seat", { n: n + 1 })}</option>)}
       </select>
     </label>
   );
   const text = (key: string) => (
     <label class="inline">
       {tr(lang, `calc.${key}`)}
-      <input data-testid={`calc-${key}`} value={value[key] ?? ""} size={18} onChange={(e) => set(key, (e.target as HTMLInputElement).value)} />
+      <input data-testid={`calc-${key}`} value={value[key] ?? ""} size={18} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
     </label>
   );
   const flags: string[] = Array.isArray(value.flags) ? value.flags : [];
@@ -91,6 +118,17 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
         {text("win_tile")}
         {value.variant === "taixing" ? text("flowers") : null}
       </div>
+      <Picker
+        lang={lang}
+        variant={value.variant}
+        pieces={TILE_PICKER}
+        testid="hand-picker"
+        onPick={(p) => set("hand", `${value.hand ?? ""}${p}`)}
+        onClear={() => set("hand", "")}
+      />
+      {value.variant === "taixing" ? (
+        <Picker lang={lang} variant="taixing" pieces={FLOWER_PICKER} testid="flower-picker" onPick={(p) => set("flowers", `${value.flowers ?? ""}${p}`)} onClear={() => set("flowers", "")} />
+      ) : null}
       <div>
         {seat("dealer")}
         {seat("winner")}
@@ -109,7 +147,7 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
         {value.win_type !== "self_draw" ? seat("from") : null}
       </div>
       <div class="flags">
-        {FLAGS.map((f) => (
+        {props.flags.map((f) => (
           <label class="inline">
             <input type="checkbox" checked={flags.includes(f)} onChange={(e) => {
               const on = (e.target as HTMLInputElement).checked;
@@ -132,6 +170,10 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
   const [text, setText] = useState(pretty(EXAMPLES.taixing));
   const [result, setResult] = useState<Json | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [variants, setVariants] = useState<VariantInfo[]>([]);
+  useEffect(() => {
+    fetchVariants().then(setVariants, (e) => setError(tr(lang, "lobby.badvariants", { m: String(e.message ?? e) })));
+  }, []);
 
   let variant = "";
   let preview: Json | null = null;
@@ -145,13 +187,21 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
   const go = async () => {
     setError(null);
     setResult(null);
-    const r = await fetch("/api/score", { method: "POST", body: text, headers: { "content-type": "application/json" } });
-    const body = await r.json();
+    let r: Response;
+    let body: Json;
+    try {
+      r = await fetch("/api/score", { method: "POST", body: text, headers: { "content-type": "application/json" } });
+      body = await r.json();
+    } catch (e) {
+      setError(tr(lang, "err.network"));
+      return;
+    }
     if (r.status === 422) setError(body.error ?? JSON.stringify(body));
     else if (!r.ok) setError(body.detail ?? r.statusText);
     else setResult(body);
   };
 
+  const info = variants.find((v) => v.name === variant);
   let handPieces: string[] = [];
   try {
     if (preview && variant !== "qinger") handPieces = parsePieces(variant, preview.hand);
@@ -162,7 +212,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
   const seats = (arr: number[]) => (
     <table class="net">
       <tbody>
-        <tr>{arr.map((_, s) => <th>{tr(lang, "calc.seat", { n: s })}</th>)}</tr>
+        <tr>{arr.map((_, s) => <th>{tr(lang, "calc.seat", { n: s + 1 })}</th>)}</tr>
         <tr>{arr.map((v) => <td class={v >= 0 ? "plus" : "minus"}>{v > 0 ? `+${v}` : v}</td>)}</tr>
       </tbody>
     </table>
@@ -180,7 +230,47 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
             </button>
           ))}
         </div>
-        {preview && variant !== "qinger" ? <MahjongForm lang={lang} value={preview} onChange={(v) => setText(pretty(v))} /> : null}
+        {preview && variant !== "qinger" ? (
+          <MahjongForm lang={lang} value={preview} onChange={(v) => setText(pretty(v))} flags={info?.flags ?? FLAGS} />
+        ) : null}
+        {preview && variant === "qinger" && Array.isArray(preview.players) && typeof preview.winner === "number" && preview.players[preview.winner] ? (
+          <Picker
+            lang={lang}
+            variant="qinger"
+            pieces={CARD_PICKER}
+            testid="hand-picker"
+            onPick={(p) => {
+              const players = preview!.players.slice();
+              const w = preview!.winner;
+              players[w] = { ...players[w], hand: `${players[w].hand ?? ""}${p}` };
+              setText(pretty({ ...preview, players }));
+            }}
+            onClear={() => {
+              const players = preview!.players.slice();
+              players[preview!.winner] = { ...players[preview!.winner], hand: "" };
+              setText(pretty({ ...preview, players }));
+            }}
+          />
+        ) : null}
+        {preview && info && info.options.length ? (
+          <details class="house-rules" data-testid="calc-options">
+            <summary>{tr(lang, "calc.options")}</summary>
+            <OptionsForm
+              lang={lang}
+              variant={variant}
+              fields={info.options}
+              values={preview.options ?? {}}
+              skip={["hands", "rounds"]}
+              onChange={(k, v) => {
+                const options = { ...(preview!.options ?? {}) };
+                const field = info.options.find((f) => f.name === k);
+                if (field && v === field.default) delete options[k];
+                else options[k] = v;
+                setText(pretty({ ...preview, options }));
+              }}
+            />
+          </details>
+        ) : null}
         <textarea data-testid="calc-input" rows={16} spellcheck={false} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
         {handPieces.length ? <Pieces variant={variant} pieces={handPieces} small /> : null}
         <div>
@@ -217,7 +307,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
             ? (result.items as Json[][]).map((row, s) => (
                 <div class="score-block">
                   <h4>
-                    {tr(lang, "calc.seat", { n: s })} · {tr(lang, "settle.score", { v: result.scores[s] })}
+                    {tr(lang, "calc.seat", { n: s + 1 })} · {tr(lang, "settle.score", { v: result.scores[s] })}
                   </h4>
                   <table class="items">
                     <tbody>
@@ -232,6 +322,22 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
                 </div>
               ))
             : null}
+          {Array.isArray(result.explanation?.formula) ? (
+            <div data-testid="calc-explanation">
+              <h4>{tr(lang, "calc.explanation")}</h4>
+              <Formula lang={lang} steps={result.explanation.formula} />
+              {Array.isArray(result.explanation.payments) && result.explanation.payments.length ? (
+                <ul class="payments">
+                  {result.explanation.payments.map((p: Json) => (
+                    <li>
+                      {tr(lang, "settle.pays", { a: tr(lang, "calc.seat", { n: p.payer + 1 }), b: tr(lang, "calc.seat", { n: p.payee + 1 }), v: p.amount })}{" "}
+                      <span class="reason">{lang === "en" ? p.en : p.zh}</span>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
           {result.payments ? (
             <>
               <h4>{tr(lang, "calc.payments")}</h4>

@@ -22,9 +22,17 @@ export function pieceName(p: Piece, lang: "zh" | "en" = "zh"): string {
   if (suit === "m") return lang === "en" ? `${n} characters` : `${NUMERALS[n - 1]}万`;
   if (suit === "p") return lang === "en" ? `${n} dots` : `${NUMERALS[n - 1]}筒`;
   if (suit === "s") return lang === "en" ? `${n} bamboo` : `${NUMERALS[n - 1]}索`;
-  if (suit === "z") return HONOURS[n - 1];
-  if (suit === "f") return FLOWERS[n - 1];
+  if (suit === "z") return lang === "en" ? HONOURS_EN[n - 1] : HONOURS[n - 1];
+  if (suit === "f") return lang === "en" ? FLOWERS_EN[n - 1] : FLOWERS[n - 1];
   return p;
+}
+
+const HONOURS_EN = ["East wind", "South wind", "West wind", "North wind", "Red dragon", "Green dragon", "White dragon"];
+const FLOWERS_EN = ["Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo flower", "Chrysanthemum"];
+
+/** The name of a piece of ``variant`` in ``lang`` (五万, 红桃7, 大鬼): the accessible name. */
+export function anyPieceName(variant: string | undefined, p: Piece, lang: "zh" | "en" = "zh"): string {
+  return variant === "qinger" ? cardName(p, lang) : pieceName(p, lang);
 }
 
 type Face = { piece: Piece; class?: string; title?: string };
@@ -379,8 +387,13 @@ export function CardBack(props: { class?: string }) {
   );
 }
 
-export function PieceView(props: { variant: string | undefined; piece: Piece; class?: string }) {
-  return props.variant === "qinger" ? <Card piece={props.piece} class={props.class} /> : <Tile piece={props.piece} class={props.class} />;
+export function PieceView(props: { variant: string | undefined; piece: Piece; class?: string; lang?: "zh" | "en" }) {
+  const title = anyPieceName(props.variant, props.piece, props.lang ?? "zh");
+  return props.variant === "qinger" ? (
+    <Card piece={props.piece} class={props.class} title={title} />
+  ) : (
+    <Tile piece={props.piece} class={props.class} title={title} />
+  );
 }
 
 export function BackView(props: { variant: string | undefined; class?: string }) {

@@ -1,59 +1,134 @@
 import { useEffect, useState } from "preact/hooks";
-import { tr, type Lang } from "./i18n";
+import { errorText, tr, type Lang } from "./i18n";
+import { botLevelName } from "./names";
+import { OptionsForm } from "./options";
 import type { Json } from "./state";
+import { changedOptions, fetchVariants, seatCount, variantName, type VariantInfo } from "./variants";
 
-const VARIANTS = ["taixing", "jiaxing", "qinger"];
-const SEATS: Record<string, number> = { jiaxing: 4, taixing: 4, qinger: 3 };
+const TIMER_FIELDS: [string, number, number, number][] = [
+  ["turn_seconds", 20, 1, 600],
+  ["claim_seconds", 8, 1, 600],
+  ["bank_seconds", 60, 0, 3600],
+];
 
-export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) => void }) {
+function OpenRooms(props: { lang: Lang }) {
   const { lang } = props;
+  const [rooms, setRooms] = useState<Json[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      fetch("/api/rooms?status=waiting")
+        .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+        .then((list) => live && (setRooms(list), setError(null)))
+        .catch((e) => live && setError(String(e.message ?? e)));
+    void load();
+    const id = setInterval(load, 5000);
+    return () => {
+      live = false;
+      clearInterval(id);
+    };
+  }, []);
+  return (
+    <section class="card-panel" data-testid="open-rooms">
+      <h2>{tr(lang, "lobby.open")}</h2>
+      {error ? <p class="error" role="alert">{tr(lang, "error", { m: error })}</p> : null}
+      {rooms && !rooms.length ? <p class="muted">{tr(lang, "lobby.noopen")}</p> : null}
+      <ul class="game-list">
+        {(rooms ?? []).map((r) => {
+          const free = (r.seats ?? []).filter((s: Json) => s.kind === "person" && !s.taken).length;
+          return (
+            <li>
+              <a href={`#/room/${r.code}`} data-testid={`open-room-${r.code}`}>
+                {tr(lang, `variant.${r.variant}`)} · {r.code}
+              </a>{" "}
+              <span class="muted">{tr(lang, "lobby.free", { n: free })}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) => void; error: { code: string | null; message: string | null } | null }) {
+  const { lang } = props;
+  const [variants, setVariants] = useState<VariantInfo[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [variant, setVariant] = useState("taixing");
   const [hands, setHands] = useState("full");
   const [name, setName] = useState("");
   const [code, setCode] = useState("");
-  const [bots, setBots] = useState<string[]>(["greedy", "random"]);
-  const [seats, setSeats] = useState<string[]>(["person", "greedy", "greedy", "greedy"]);
+  const [seats, setSeats] = useState<string[]>([]);
+  const [options, setOptions] = useState<Record<string, Record<string, unknown>>>({});
+  const [timers, setTimers] = useState<Record<string, number>>({});
+  const [formError, setFormError] = useState<string | null>(null);
 
   useEffect(() => {
-    fetch("/api/variants")
-      .then((r) => r.json())
-      .then((vs: Json[]) => {
-        const found = vs.find((v) => v.name === variant);
-        if (found?.bots?.length) setBots(found.bots);
+    fetchVariants()
+      .then((vs) => {
+        setVariants(vs);
+        if (!vs.some((v) => v.name === variant) && vs.length) setVariant(vs[0].name);
       })
-      .catch(() => undefined);
+      .catch((e) => setLoadError(String(e.message ?? e)));
   }, []);
 
-  const n = SEATS[variant];
-  const shown = seats.slice(0, n);
-  while (shown.length < n) shown.push("greedy");
+  const info = variants?.find((v) => v.name === variant) ?? null;
+  const n = info ? seatCount(info, options[variant] ?? {}) : 0;
+  const bots = info?.bots ?? [];
+  const fallbackBot = info?.defaultBot ?? bots[0] ?? "person";
+  const shown = Array.from({ length: n }, (_, i) => {
+    const s = seats[i] ?? (i === 0 ? "person" : fallbackBot);
+    // a level this game's tables do not offer falls back to the default
+    return s === "person" || bots.includes(s) ? s : fallbackBot;
+  });
 
   const create = () => {
-    const options: Json = {};
-    if (hands !== "full") options.hands = Number(hands);
+    if (!info) return;
+    setFormError(null);
+    const opts = changedOptions(info.options, options[variant] ?? {});
+    if (hands !== "full") opts.hands = Number(hands);
     const seatChoices = shown.map((s) => (s === "person" ? { kind: "person" } : { kind: "bot", level: s }));
-    props.onCreate({ type: "create_room", variant, options, seats: seatChoices }, name.trim());
+    const msg: Json = { type: "create_room", variant, options: opts, seats: seatChoices };
+    if (Object.keys(timers).length) {
+      for (const [k, v] of Object.entries(timers)) {
+        const spec = TIMER_FIELDS.find((t) => t[0] === k)!;
+        if (!Number.isFinite(v) || v < spec[2] || v > spec[3]) {
+          setFormError(tr(lang, "err.bad_options") + `: ${tr(lang, `lobby.${k}`)} ${spec[2]}–${spec[3]}`);
+          return;
+        }
+      }
+      msg.timers = { ...Object.fromEntries(TIMER_FIELDS.map(([k, d]) => [k, d])), ...timers };
+    }
+    props.onCreate(msg, name.trim());
   };
 
+  const serverError = props.error ? errorText(lang, props.error.code, props.error.message) : null;
   return (
     <div class="lobby">
       <section class="card-panel">
         <h2>{tr(lang, "lobby.create")}</h2>
-        <label>
-          {tr(lang, "lobby.game")}
-          <div class="choices" role="radiogroup">
-            {VARIANTS.map((v) => (
+        {loadError ? (
+          <p class="error" role="alert" data-testid="lobby-error">
+            {tr(lang, "lobby.badvariants", { m: loadError })}
+          </p>
+        ) : null}
+        {!variants && !loadError ? <p class="muted">{tr(lang, "lobby.loading")}</p> : null}
+        <div class="field">
+          <span id="game-label">{tr(lang, "lobby.game")}</span>
+          <div class="choices" role="group" aria-labelledby="game-label">
+            {(variants ?? []).map((v) => (
               <button
-                class={v === variant ? "choice on" : "choice"}
-                data-testid={`variant-${v}`}
-                aria-pressed={v === variant}
-                onClick={() => setVariant(v)}
+                class={v.name === variant ? "choice on" : "choice"}
+                data-testid={`variant-${v.name}`}
+                aria-pressed={v.name === variant}
+                onClick={() => setVariant(v.name)}
               >
-                {tr(lang, `variant.${v}`)}
+                {variantName(lang, v, tr(lang, `variant.${v.name}`))}
               </button>
             ))}
           </div>
-        </label>
+        </div>
         <label>
           {tr(lang, "lobby.hands")}
           <select data-testid="hands" value={hands} onChange={(e) => setHands((e.target as HTMLSelectElement).value)}>
@@ -71,6 +146,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
           {shown.map((s, i) => (
             <select
               data-testid={`seat-choice-${i}`}
+              aria-label={`${tr(lang, "lobby.seats")} ${i + 1}`}
               value={s}
               onChange={(e) => {
                 const next = shown.slice();
@@ -80,12 +156,48 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
             >
               <option value="person">{`${i + 1}. ${tr(lang, "lobby.person")}`}</option>
               {bots.map((b) => (
-                <option value={b}>{`${i + 1}. ${tr(lang, "lobby.bot")} (${b})`}</option>
+                <option value={b}>{`${i + 1}. ${tr(lang, "lobby.bot")}（${info?.botNames[b] ? (lang === "en" ? info.botNames[b].en : info.botNames[b].zh) : botLevelName(lang, b)}）`}</option>
               ))}
             </select>
           ))}
         </div>
-        <button class="primary" data-testid="create" onClick={create}>
+        {info ? (
+          <details class="house-rules" data-testid="house-rules">
+            <summary>{tr(lang, "lobby.rules")}</summary>
+            <OptionsForm
+              lang={lang}
+              variant={variant}
+              ruleBook={info.ruleBook}
+              fields={info.options}
+              values={options[variant] ?? {}}
+              skip={["hands"]}
+              onChange={(k, v) => setOptions({ ...options, [variant]: { ...(options[variant] ?? {}), [k]: v } })}
+            />
+          </details>
+        ) : null}
+        <details class="timers" data-testid="timers">
+          <summary>{tr(lang, "lobby.timers")}</summary>
+          {TIMER_FIELDS.map(([k, d, lo, hi]) => (
+            <label class="opt">
+              {tr(lang, `lobby.${k}`)}
+              <input
+                type="number"
+                data-testid={`timer-${k}`}
+                min={lo}
+                max={hi}
+                value={timers[k] ?? d}
+                onInput={(e) => setTimers({ ...timers, [k]: Number((e.target as HTMLInputElement).value) })}
+              />
+            </label>
+          ))}
+        </details>
+        {formError ? <p class="error" role="alert">{formError}</p> : null}
+        {serverError ? (
+          <p class="error" role="alert" data-testid="create-error">
+            {tr(lang, "error", { m: serverError })}
+          </p>
+        ) : null}
+        <button class="primary" data-testid="create" disabled={!info} onClick={create}>
           {tr(lang, "lobby.go")}
         </button>
       </section>
@@ -100,6 +212,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
         >
           <input
             data-testid="join-code"
+            aria-label={tr(lang, "lobby.code")}
             placeholder={tr(lang, "lobby.code")}
             maxLength={10}
             value={code}
@@ -110,6 +223,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
           </button>
         </form>
       </section>
+      <OpenRooms lang={lang} />
     </div>
   );
 }

@@ -1,8 +1,10 @@
 import { render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { tr, type Lang } from "./i18n";
+import type { ItemNames } from "./names";
+import { loadPrefs, savePrefs, type Prefs } from "./prefs";
 import { Connection, tokenKey } from "./socket";
-import { applyMessage, initialState, type ClientState, type Json } from "./state";
+import { applyMessage, initialState, type ClientState, type Json, type RoomInfo } from "./state";
 import { Lobby } from "./lobby";
 import { Table } from "./table";
 import { Replay } from "./replay";
@@ -31,40 +33,31 @@ function initialLang(): Lang {
   return "zh";
 }
 
-export type ItemNames = Record<string, Record<string, { zh: string; en: string }>>;
-
 function App() {
   const [route, setRoute] = useState<Route>(parseRoute(location.hash));
   const [lang, setLang] = useState<Lang>(initialLang());
   const [state, setState] = useState<ClientState>(initialState());
   const [items, setItems] = useState<ItemNames>({});
+  const [prefs, setPrefsState] = useState<Prefs>(loadPrefs());
+  // a dead socket is said for a few seconds even when the new one opens at once
+  const [deadUntil, setDeadUntil] = useState(0);
+  const setPrefs = (p: Prefs) => {
+    setPrefsState(p);
+    savePrefs(p);
+  };
   const stateRef = useRef(state);
   const pendingSeat = useRef<{ name: string } | null>(null);
 
+  const onServer = useRef<(msg: Json) => void>(() => undefined);
   const conn = useMemo(
     () =>
       new Connection(
-        (msg: Json) => {
-          if (msg.type === "room_created") {
-            location.hash = `#/room/${msg.code}`;
-            conn.room = msg.code;
+        (msg: Json) => onServer.current(msg),
+        (open, why) => {
+          if (why === "dead") {
+            setDeadUntil(performance.now() + 3000);
+            setTimeout(() => setDeadUntil(0), 3100);
           }
-          if (msg.type === "error" && msg.code === "bad_token" && conn.room) {
-            // the seat is gone (room reaped or given up before the start): watch instead
-            localStorage.removeItem(tokenKey(conn.room));
-            conn.send({ type: "join", code: conn.room });
-          }
-          const next = applyMessage(stateRef.current, msg, performance.now());
-          stateRef.current = next;
-          setState(next);
-          if (msg.type === "room" && pendingSeat.current && msg.you?.host && msg.you.seat === null) {
-            const free = (msg.room.seats as Json[]).find((s) => s.kind === "person" && !s.taken);
-            const name = pendingSeat.current.name;
-            pendingSeat.current = null;
-            if (free) conn.send({ type: "take_seat", seat: free.seat, name });
-          }
-        },
-        (open) => {
           const next = { ...stateRef.current, connected: open };
           stateRef.current = next;
           setState(next);
@@ -72,12 +65,36 @@ function App() {
       ),
     [],
   );
+  onServer.current = (msg: Json) => {
+    if (msg.type === "room_created") {
+      location.hash = `#/room/${msg.code}`;
+      conn.room = msg.code;
+    }
+    if (msg.type === "error" && msg.code === "bad_token" && conn.room) {
+      // the seat is gone (room reaped or given up before the start): watch instead
+      localStorage.removeItem(tokenKey(conn.room));
+      conn.send({ type: "join", code: conn.room });
+    }
+    const next = applyMessage(stateRef.current, msg, performance.now());
+    stateRef.current = next;
+    setState(next);
+    if (msg.type === "room" && pendingSeat.current && msg.you?.host && msg.you.seat === null) {
+      const free = (msg.room.seats as Json[]).find((s) => s.kind === "person" && !s.taken);
+      const name = pendingSeat.current.name;
+      pendingSeat.current = null;
+      if (free) conn.send({ type: "take_seat", seat: free.seat, name });
+    }
+  };
 
   useEffect(() => {
     conn.open();
-    (window as any).__paiju = { conn, state: () => stateRef.current };
+    // for the browser tests: the state, the socket, and ``feed`` (a server message, as if it came)
+    (window as any).__paiju = { conn, state: () => stateRef.current, feed: (m: Json) => onServer.current(m) };
     const onHash = () => setRoute(parseRoute(location.hash));
     addEventListener("hashchange", onHash);
+    if ("serviceWorker" in navigator && location.protocol !== "file:") {
+      navigator.serviceWorker.register("./sw.js").catch(() => undefined);
+    }
     fetch("/api/items")
       .then((r) => (r.ok ? r.json() : {}))
       .then(setItems)
@@ -103,6 +120,18 @@ function App() {
     }
   }, [lang]);
 
+  useEffect(() => {
+    document.documentElement.classList.toggle("large-print", prefs.large);
+  }, [prefs.large]);
+
+  const again = (room: RoomInfo) => {
+    // the same game, house rules, timers and seats (bots of the same levels) in a new room
+    const seats = room.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level ?? "greedy" } : { kind: "person" }));
+    const me = stateRef.current.seat;
+    const name = me !== null ? (room.seats[me]?.name ?? "") : "";
+    create({ type: "create_room", variant: room.variant, options: room.options, seats, timers: room.timers }, name);
+  };
+
   const create = (msg: Json, name: string) => {
     pendingSeat.current = { name };
     conn.room = null;
@@ -121,18 +150,45 @@ function App() {
           <a href="#/replay" data-testid="nav-replay">{tr(lang, "nav.replay")}</a>
           <a href="#/calc" data-testid="nav-calc">{tr(lang, "nav.calc")}</a>
           <a href="#/faces" data-testid="nav-faces">{tr(lang, "nav.faces")}</a>
+          <button
+            class="lang"
+            data-testid="mute"
+            aria-pressed={prefs.muted}
+            onClick={() => setPrefs({ ...prefs, muted: !prefs.muted })}
+          >
+            {tr(lang, prefs.muted ? "pref.muted" : "pref.sound")}
+          </button>
+          <button class="lang" data-testid="large-print" aria-pressed={prefs.large} onClick={() => setPrefs({ ...prefs, large: !prefs.large })}>
+            {tr(lang, "pref.large")}
+          </button>
           <button class="lang" data-testid="lang-switch" onClick={() => setLang(lang === "zh" ? "en" : "zh")}>
             {tr(lang, "lang.switch")}
           </button>
         </nav>
       </header>
-      {!state.connected && route.page !== "calc" && route.page !== "replay" && route.page !== "faces" ? (
-        <div class="banner">{tr(lang, stateRef.current.room ? "conn.lost" : "conn.connecting")}</div>
+      {(!state.connected || deadUntil > 0) && route.page !== "calc" && route.page !== "replay" && route.page !== "faces" ? (
+        <div class="banner" data-testid="conn-banner" role="status">
+          {tr(
+            lang,
+            deadUntil > 0 ? (state.connected ? "conn.back" : "conn.dead") : stateRef.current.room ? "conn.lost" : "conn.connecting",
+          )}
+        </div>
       ) : null}
       <main>
-        {route.page === "lobby" && <Lobby lang={lang} onCreate={create} />}
+        {route.page === "lobby" && (
+          <Lobby lang={lang} onCreate={create} error={state.errorCode || state.errorMessage ? { code: state.errorCode, message: state.errorMessage } : null} />
+        )}
         {route.page === "room" && (
-          <Table lang={lang} state={state} items={items} send={(m) => conn.send(m)} rejoin={() => conn.room && conn.rejoin(conn.room)} />
+          <Table
+            lang={lang}
+            state={state}
+            items={items}
+            send={(m) => conn.send(m)}
+            rejoin={() => conn.room && conn.rejoin(conn.room)}
+            prefs={prefs}
+            setPrefs={setPrefs}
+            again={again}
+          />
         )}
         {route.page === "replay" && <Replay lang={lang} id={route.id} items={items} />}
         {route.page === "calc" && <Calculator lang={lang} items={items} />}

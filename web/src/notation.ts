@@ -65,18 +65,76 @@ export function parsePieces(variant: string | undefined, text: string | undefine
 }
 
 const TILE_ORDER: Record<string, number> = { m: 0, p: 1, s: 2, z: 3, f: 4 };
-const CARD_ORDER: Record<string, number> = { s: 0, h: 1, c: 2 };
+const CARD_SUIT_ORDER: Record<string, number> = { s: 0, h: 1, c: 2 };
+const CARD_RANKS = "123456789JQK";
+const JOKER_ORDER: Record<string, number> = { BJ: 0, SJ: 1, AD: 2 };
 
-/** A sort key that groups by suit, then rank (the order the engine's notation uses). */
-export function pieceKey(p: Piece): number {
-  if (p === "BJ") return 1000;
-  if (p === "SJ") return 1001;
-  if (p === "AD") return 1002;
-  const rank = p[0];
-  const suit = p[1];
-  if (suit in TILE_ORDER && /[0-9]/.test(rank)) return TILE_ORDER[suit] * 10 + Number(rank);
-  const r = "123456789JQK".indexOf(rank);
-  return (r >= 9 ? 100 : CARD_ORDER[suit] * 20) + r + (r >= 9 ? CARD_ORDER[suit] * 0.1 : 0);
+/**
+ * A sort key for one game's pieces (the same letter means 索 in a tile and ♠ in a card, so the
+ * key must know which). Tiles: 万 → 筒 → 索 → winds and dragons → flowers. Qing'er cards:
+ * ♠ → ♥ → ♣ by rank, then the faces (J, Q, K, each ♥ before ♣), then the jokers and the advert.
+ */
+export function pieceKey(variant: string | undefined, p: Piece): number {
+  if (isCardVariant(variant)) {
+    if (p in JOKER_ORDER) return 400 + JOKER_ORDER[p];
+    const r = CARD_RANKS.indexOf(p[0]);
+    const suit = CARD_SUIT_ORDER[p[1]] ?? 3;
+    if (r >= 9) return 300 + (r - 9) * 4 + suit;
+    return suit * 100 + r;
+  }
+  return (TILE_ORDER[p[1]] ?? 5) * 10 + Number(p[0]);
+}
+
+export interface SortOptions {
+  /** A suit letter the player is dropping (Taixing 缺门): its tiles go to the end, apart. */
+  aside?: string | null;
+}
+
+/** ``pieces`` in the order a player of ``variant`` reads them (a new array). */
+export function sortPieces(variant: string | undefined, pieces: Piece[], opts: SortOptions = {}): Piece[] {
+  const aside = opts.aside && !isCardVariant(variant) ? opts.aside : null;
+  const key = (p: Piece) => pieceKey(variant, p) + (aside && p[1] === aside ? 1000 : 0);
+  return pieces.slice().sort((a, b) => key(a) - key(b));
+}
+
+/** Move the piece at ``from`` to index ``to`` (the player's own arrangement; a new array). */
+export function movePiece(pieces: Piece[], from: number, to: number): Piece[] {
+  if (from === to || from < 0 || from >= pieces.length) return pieces.slice();
+  const out = pieces.slice();
+  const [p] = out.splice(from, 1);
+  out.splice(Math.max(0, Math.min(to, out.length)), 0, p);
+  return out;
+}
+
+/**
+ * Keep a player's own arrangement across updates: the pieces still held stay in the order
+ * the player left them, new ones go where the sort puts them. ``arranged`` is the previous
+ * order (may hold pieces since played), ``sorted`` the current hand sorted.
+ */
+export function keepArrangement(arranged: Piece[] | null, sorted: Piece[], key: (p: Piece) => number): Piece[] {
+  if (!arranged || arranged.length === 0) return sorted;
+  const left = sorted.slice();
+  const kept: Piece[] = [];
+  for (const p of arranged) {
+    const i = left.indexOf(p);
+    if (i >= 0) {
+      kept.push(p);
+      left.splice(i, 1);
+    }
+  }
+  for (const p of left) {
+    // after the last kept piece whose key is not larger
+    let at = kept.length;
+    for (let i = kept.length - 1; i >= 0; i--) {
+      if (key(kept[i]) <= key(p)) {
+        at = i + 1;
+        break;
+      }
+      at = i;
+    }
+    kept.splice(at, 0, p);
+  }
+  return kept;
 }
 
 /** Remove one copy of ``piece`` from ``pieces`` (returns a new array). */

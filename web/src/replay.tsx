@@ -1,10 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
 import { tr, type Lang } from "./i18n";
-import type { ItemNames } from "./main";
+import { botLevelName, seatName, signed, type ItemNames } from "./names";
 import { initialState, type ClientState, type Json, type RoomInfo } from "./state";
 import { PieceView } from "./faces";
 import { actionPiece } from "./notation";
-import { actionLabel, CenterInfo, PlayerArea, seatName, SettlementView } from "./table";
+import { actionLabel } from "./hand";
+import { SettlementView } from "./settlement";
+import { CenterInfo, PlayerArea } from "./table";
 
 function fakeRoom(data: Json): RoomInfo {
   const n = data.frames[0]?.state?.players?.length ?? data.seats.length;
@@ -33,6 +35,14 @@ function fakeRoom(data: Json): RoomInfo {
   } as RoomInfo;
 }
 
+/** A stored time (ISO text or seconds since 1970) as a local date and time. */
+export function formatDate(lang: Lang, v: unknown): string {
+  if (v === null || v === undefined || v === "") return "";
+  const d = typeof v === "number" ? new Date(v < 1e12 ? v * 1000 : v) : new Date(String(v));
+  if (Number.isNaN(d.getTime())) return String(v);
+  return d.toLocaleString(lang === "en" ? "en-GB" : "zh-CN", { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+}
+
 function GameList(props: { lang: Lang }) {
   const [games, setGames] = useState<Json[] | null>(null);
   useEffect(() => {
@@ -47,9 +57,11 @@ function GameList(props: { lang: Lang }) {
     <ul class="game-list" data-testid="game-list">
       {games.map((g) => (
         <li>
-          <a href={`#/replay/${g.id}`}>
-            {tr(props.lang, `variant.${g.variant}`)} · {g.room} · {String(g.updated_at ?? g.created_at ?? "").slice(0, 16)} ·{" "}
-            {(g.result?.totals ?? []).join(" / ")}
+          <a href={`#/replay/${g.id}`} data-testid="game-link">
+            <time>{formatDate(props.lang, g.updated_at ?? g.created_at)}</time> · {tr(props.lang, `variant.${g.variant}`)} ·{" "}
+            {(g.seats ?? [])
+              .map((s: Json, k: number) => `${s.kind === "bot" ? `${tr(props.lang, "room.bot")}（${botLevelName(props.lang, s.level)}）` : s.name || tr(props.lang, "seat.n", { n: k + 1 })} ${signed(g.result?.totals?.[k] ?? 0)}`)
+              .join("、")}
           </a>
         </li>
       ))}
@@ -100,7 +112,11 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
         {tr(lang, "replay.file")}
         <input type="file" accept=".jsonl,.json,.txt" data-testid="replay-file" onChange={(e) => upload((e.target as HTMLInputElement).files?.[0])} />
       </label>
-      {error ? <p class="error">{tr(lang, "error", { m: error })}</p> : null}
+      {error ? (
+        <p class="error" role="alert" data-testid="replay-error">
+          {tr(lang, "replay.error", { m: error })}
+        </p>
+      ) : null}
       {!props.id ? <GameList lang={lang} /> : null}
     </section>
   );

@@ -22,8 +22,24 @@ export function saveToken(code: string, token: string): void {
   }
 }
 
+/** How often the client pings (ms); a socket silent for three of these is taken for dead.
+ * ``localStorage["paiju.heartbeat_ms"]`` shortens it (the browser tests do). */
+export function heartbeatMs(): number {
+  try {
+    const v = Number(localStorage.getItem("paiju.heartbeat_ms"));
+    if (Number.isFinite(v) && v >= 100) return v;
+  } catch {
+    /* no storage */
+  }
+  return 10_000;
+}
+
+export type Status = "open" | "closed" | "dead";
+
 export class Connection {
   private ws: WebSocket | null = null;
+  private heard = 0;
+  private beat: ReturnType<typeof setInterval> | null = null;
   private closedByUs = false;
   private retry = 0;
   private queue: Json[] = [];
@@ -32,23 +48,60 @@ export class Connection {
 
   constructor(
     private onMessage: (msg: Json) => void,
-    private onStatus: (open: boolean) => void,
+    private onStatus: (open: boolean, why?: Status) => void,
   ) {}
+
+  /** Ping on a timer; a socket that has said nothing for three beats is closed and reopened
+   * (a half-open connection never fires ``onclose`` by itself). */
+  private startHeartbeat(ws: WebSocket): void {
+    this.stopHeartbeat();
+    const every = heartbeatMs();
+    this.heard = performance.now();
+    this.beat = setInterval(() => {
+      if (this.ws !== ws) return;
+      if (performance.now() - this.heard > 3 * every) {
+        this.stopHeartbeat();
+        this.ws = null;
+        this.onStatus(false, "dead");
+        try {
+          ws.close();
+        } catch {
+          /* already closing */
+        }
+        setTimeout(() => this.open(), 200);
+        return;
+      }
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ v: 1, type: "ping", t: Date.now() }));
+    }, every);
+  }
+
+  private stopHeartbeat(): void {
+    if (this.beat !== null) clearInterval(this.beat);
+    this.beat = null;
+  }
 
   open(): void {
     this.closedByUs = false;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/ws`);
     this.ws = ws;
+    let heardAny = false;
     ws.onopen = () => {
       this.retry = 0;
-      this.onStatus(true);
+      this.startHeartbeat(ws);
       if (this.room) this.rejoin(this.room);
       const pending = this.queue;
       this.queue = [];
       for (const m of pending) this.send(m);
     };
     ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      this.heard = performance.now();
+      // connected once the server has spoken (an open socket alone may lead nowhere)
+      if (!heardAny) {
+        heardAny = true;
+        this.onStatus(true, "open");
+      }
       let msg: Json;
       try {
         msg = JSON.parse(String(ev.data));
@@ -61,7 +114,8 @@ export class Connection {
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = null;
-      this.onStatus(false);
+      this.stopHeartbeat();
+      this.onStatus(false, "closed");
       if (!this.closedByUs) {
         this.retry = Math.min(this.retry + 1, 5);
         setTimeout(() => this.open(), 300 * this.retry);
@@ -95,6 +149,7 @@ export class Connection {
 
   close(): void {
     this.closedByUs = true;
+    this.stopHeartbeat();
     this.ws?.close();
   }
 }

@@ -51,6 +51,12 @@ export interface Settlement {
   net: number[];
   events: Json[];
   state: Json;
+  /** Milliseconds from this message to the next deal (when the server says). */
+  next_hand_ms: number | null;
+  /** Local clock (performance.now()) when the hand_end arrived. */
+  received_at: number;
+  /** The rules' explanation of the settlement, when the server sends one. */
+  explanation: unknown;
 }
 
 export interface ClientState {
@@ -66,6 +72,8 @@ export interface ClientState {
   lastSettlement: Settlement | null;
   matchEnd: Json | null;
   error: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
   notice: string | null;
   /** The person gave the seat to a bot (``leave``); the seat token brings them back. */
   left: boolean;
@@ -84,6 +92,8 @@ export function initialState(): ClientState {
     lastSettlement: null,
     matchEnd: null,
     error: null,
+    errorCode: null,
+    errorMessage: null,
     notice: null,
     left: false,
   };
@@ -159,6 +169,9 @@ export function applyMessage(s: ClientState, msg: Json, now: number): ClientStat
           net: msg.net ?? [],
           events,
           state: msg.state ?? {},
+          next_hand_ms: typeof msg.next_hand_ms === "number" ? msg.next_hand_ms : null,
+          received_at: now,
+          explanation: msg.explanation ?? null,
         },
         game: s.game ? { ...s.game, legal: [], to_act: [], timers: [] } : s.game,
       };
@@ -170,7 +183,7 @@ export function applyMessage(s: ClientState, msg: Json, now: number): ClientStat
     case "left":
       return { ...s, seat: null, left: true };
     case "error":
-      return { ...s, error: `${msg.code}: ${msg.message}` };
+      return { ...s, error: `${msg.code}: ${msg.message}`, errorCode: msg.code ?? null, errorMessage: msg.message ?? null };
     default:
       return s;
   }

@@ -1,37 +1,20 @@
-import { useEffect, useState } from "preact/hooks";
+// The table: four (or three) seats around a centre, the player's hand, the settlement dialog,
+// callouts, sounds and an aria-live account of what happens.
+import { useEffect, useRef, useState } from "preact/hooks";
 import { BackView, PieceView } from "./faces";
-import { tr, WINDS_EN, WINDS_ZH, type Lang } from "./i18n";
-import type { ItemNames } from "./main";
-import {
-  actionPiece,
-  actionVerb,
-  isCardVariant,
-  mahjongMeldTiles,
-  parseCards,
-  parsePieces,
-  pieceKey,
-  withoutOne,
-  type Piece,
-} from "./notation";
-import { settlementParts, sides, type ClientState, type Json, type RoomInfo, type TimerInfo } from "./state";
+import { errorText, tr, WINDS_EN, WINDS_ZH, type Lang } from "./i18n";
+import { callouts, cueFor, describeEvent, diceOf, isLeopard, lastDiscard, type Callout } from "./events";
+import { MyHand } from "./hand";
+import { botLevelName, seatName, signed, type ItemNames } from "./names";
+import { isCardVariant, parseCards, parsePieces, sortPieces, type Piece } from "./notation";
+import { Melds, Pieces } from "./pieces";
+import { autoAction, type Prefs } from "./prefs";
+import { Ledger, SettlementDialog, SettlementView } from "./settlement";
+import { play } from "./sound";
+import { sides, type ClientState, type Json, type RoomInfo, type TimerInfo } from "./state";
+import { Waits } from "./waits";
 
 type Send = (msg: Json) => void;
-
-export function seatName(lang: Lang, room: RoomInfo | null, seat: number, me: number | null): string {
-  const info = room?.seats[seat];
-  let name = info?.name || (info?.kind === "bot" ? `${tr(lang, "room.bot")}${seat + 1}` : `${seat + 1}`);
-  if (info?.kind === "bot" && !info.name) name = `${tr(lang, "room.bot")} ${seat + 1}`;
-  if (seat === me) name += lang === "en" ? ` (${tr(lang, "room.you")})` : `（${tr(lang, "room.you")}）`;
-  return name;
-}
-
-export function itemName(items: ItemNames, variant: string, id: string, fallback: string | undefined, lang: Lang): string {
-  // the event's own name may carry a count ("大鬼 ×2"); keep it, translated when asked
-  const row = items[variant]?.[id];
-  if (lang === "zh" || !row) return fallback ?? row?.zh ?? id;
-  const extra = fallback && fallback.startsWith(row.zh) ? fallback.slice(row.zh.length) : "";
-  return row.en + extra;
-}
 
 function useNow(active: boolean): number {
   const [now, setNow] = useState(performance.now());
@@ -56,55 +39,9 @@ function Countdown(props: { lang: Lang; timer: TimerInfo | undefined; now: numbe
       : tr(props.lang, "table.bank", { s: Math.ceil(left / 1000) });
   const frac = t.base_ms > 0 ? Math.min(1, base / t.base_ms) : 0;
   return (
-    <span class={base > 0 ? "countdown" : "countdown bank"} data-testid={props.testid}>
+    <span class={base > 0 ? "countdown" : "countdown bank"} data-testid={props.testid} role="timer">
       <span class="bar" style={{ width: `${Math.round(frac * 100)}%` }} />
       <span class="label">{text}</span>
-    </span>
-  );
-}
-
-export function Pieces(props: { variant: string; pieces: Piece[]; small?: boolean; testid?: string }) {
-  return (
-    <span class={props.small ? "pieces small" : "pieces"}>
-      {props.pieces.map((p) => (
-        <span class="pc" data-testid={props.testid}>
-          <PieceView variant={props.variant} piece={p} />
-        </span>
-      ))}
-    </span>
-  );
-}
-
-export function Melds(props: { variant: string; melds: Json[]; small?: boolean }) {
-  const { variant } = props;
-  if (!props.melds?.length) return null;
-  return (
-    <span class="melds">
-      {props.melds.map((m) => {
-        if (isCardVariant(variant)) {
-          return (
-            <span class={`meld ${m.type}`} title={m.type}>
-              <Pieces variant={variant} pieces={parseCards(m.cards)} small={props.small} />
-            </span>
-          );
-        }
-        const tiles = mahjongMeldTiles(m.type, m.tile);
-        return (
-          <span class={`meld ${m.type}`} title={m.type}>
-            <span class={props.small ? "pieces small" : "pieces"}>
-              {tiles.map((p, i) => (
-                <span class="pc">
-                  {m.type === "concealed_kong" && (i === 0 || i === 3) ? (
-                    <BackView variant={variant} />
-                  ) : (
-                    <PieceView variant={variant} piece={p} />
-                  )}
-                </span>
-              ))}
-            </span>
-          </span>
-        );
-      })}
     </span>
   );
 }
@@ -114,12 +51,21 @@ function seatWind(lang: Lang, seat: number, dealer: number, n: number): string {
   return lang === "en" ? WINDS_EN[k] : WINDS_ZH[k];
 }
 
+/** Scores on the table: the match totals plus what this hand has paid so far (kong money). */
+export function liveTotals(state: ClientState): number[] {
+  const totals: number[] = state.match?.totals ?? [];
+  const n = state.room?.n_seats ?? totals.length;
+  const inHand: number[] = !state.settlement ? (state.game?.state?.net ?? []) : [];
+  return Array.from({ length: n }, (_, s) => (totals[s] ?? 0) + (inHand[s] ?? 0));
+}
+
 export function PlayerArea(props: {
   lang: Lang;
   state: ClientState;
   seat: number;
   side: string;
   now: number;
+  callout?: Callout[];
   children?: any;
 }) {
   const { lang, state, seat, side } = props;
@@ -129,37 +75,52 @@ export function PlayerArea(props: {
   const info: Json = view.players?.[seat] ?? {};
   const room = state.room;
   const seatInfo = room?.seats[seat];
-  const n = room?.n_seats ?? 4;
+  const n = room?.n_seats ?? view.players?.length ?? 4;
   const dealer = view.dealer ?? 0;
   const isMe = seat === state.seat;
   const acting = (game.to_act ?? []).includes(seat);
-  const total = state.match?.totals?.[seat] ?? 0;
+  const total = liveTotals(state)[seat] ?? 0;
   const discards = parsePieces(variant, info.discards);
   const flowers = parsePieces(variant, info.flowers);
   const timer = game.timers.find((t) => t.seat === seat);
   const cards = isCardVariant(variant);
   const hidden = !info.hand && !isMe;
+  // the view names the last discard when it can; older views leave it to the events
+  const lv: Json | undefined = view.last_discard;
+  const last = lv ? { seat: lv.seat as number, piece: (lv.tile ?? lv.card) as string } : lastDiscard(state.handEvents);
+  const mark = last && last.seat === seat && discards[discards.length - 1] === last.piece ? discards.length - 1 : undefined;
+  const name = (s: number) => seatName(lang, room, s, state.seat);
   return (
-    <section class={`player side-${side}${acting ? " acting" : ""}${isMe ? " me" : ""}`} data-testid={`seat-${seat}`}>
+    <section
+      class={`player side-${side}${acting ? " acting" : ""}${isMe ? " me" : ""}`}
+      data-testid={`seat-${seat}`}
+      aria-label={name(seat)}
+    >
       <div class="who">
-        <span class="wind">{seatWind(lang, seat, dealer, n)}</span>
+        <span class="wind" title={tr(lang, "table.seatwind")}>{seatWind(lang, seat, dealer, n)}</span>
         {seat === dealer ? <span class="dealer">{tr(lang, "table.dealer")}</span> : null}
-        <span class="name">{seatName(lang, room, seat, state.seat)}</span>
+        <span class="name">{name(seat)}</span>
+        {seatInfo?.kind === "bot" ? <span class="tag">{botLevelName(lang, seatInfo.level)}</span> : null}
         {seatInfo?.kind === "person" && seatInfo.bot_playing ? <span class="tag">{tr(lang, "room.botplaying")}</span> : null}
         {seatInfo?.kind === "person" && !seatInfo.connected && !seatInfo.bot_playing ? (
           <span class="tag">{tr(lang, "room.away")}</span>
         ) : null}
         {info.ready ? <span class="tag ready">{tr(lang, "table.ready")}</span> : null}
-        {info.knocked ? <span class="tag ready">{tr(lang, "table.knocked")}</span> : null}
+        {info.knocked ? <span class="tag ready" data-testid={`knocked-${seat}`}>{tr(lang, "table.knocked")}</span> : null}
         {info.plays === false ? <span class="tag">{tr(lang, "table.sitsout")}</span> : null}
         <span class={total >= 0 ? "score plus" : "score minus"} data-testid={`total-${seat}`}>
-          {total > 0 ? `+${total}` : total}
+          {signed(total)}
         </span>
         {acting && !isMe ? <Countdown lang={lang} timer={timer} now={props.now} /> : null}
       </div>
+      {(props.callout ?? []).map((c) => (
+        <span class={`callout ${c.kind}`} data-testid={`callout-${seat}`}>
+          {c.text}
+        </span>
+      ))}
       <div class="row">
         {hidden ? (
-          <span class="pieces small concealed" data-testid={`concealed-${seat}`}>
+          <span class="pieces small concealed" data-testid={`concealed-${seat}`} aria-label={tr(lang, "table.concealed", { n: info.concealed_count ?? 0 })}>
             {Array.from({ length: info.concealed_count ?? 0 }, () => (
               <span class="pc">
                 <BackView variant={variant} />
@@ -168,108 +129,34 @@ export function PlayerArea(props: {
           </span>
         ) : null}
         {info.hand && (!isMe || !props.children) ? (
-          <Pieces variant={variant} pieces={parsePieces(variant, info.hand).sort((a, b) => pieceKey(a) - pieceKey(b))} small />
+          <Pieces variant={variant} pieces={sortPieces(variant, parsePieces(variant, info.hand))} small lang={lang} />
         ) : null}
-        <Melds variant={variant} melds={info.melds ?? []} small={!isMe} />
+        <Melds variant={variant} melds={info.melds ?? []} small={!isMe} lang={lang} owner={seat} n={n} seatLabel={name} />
         {(info.takeoffs ?? []).map((t: string) => (
           <span class="meld takeoff" title={tr(lang, "table.takeoffs")}>
-            <Pieces variant={variant} pieces={parseCards(t)} small={!isMe} />
+            <Pieces variant={variant} pieces={parseCards(t)} small={!isMe} lang={lang} />
           </span>
         ))}
         {flowers.length ? (
           <span class="flowers" title={tr(lang, cards ? "table.jokers" : "table.flowers")}>
-            <Pieces variant={variant} pieces={flowers} small />
+            <Pieces variant={variant} pieces={flowers} small lang={lang} />
           </span>
         ) : null}
       </div>
       {props.children}
       <div class="discards" data-testid={`discards-${seat}`}>
-        <Pieces variant={variant} pieces={discards} small />
+        <Pieces variant={variant} pieces={discards} small mark={mark} lang={lang} label={tr(lang, "table.discardsof", { who: name(seat) })} />
       </div>
     </section>
   );
 }
 
-export function actionLabel(lang: Lang, action: string): string {
-  const verb = actionVerb(action);
-  return tr(lang, `act.${verb}`);
-}
-
-function MyHand(props: { lang: Lang; state: ClientState; send: Send; now: number }) {
-  const { lang, state, send } = props;
-  const game = state.game!;
-  const view = game.state;
-  const variant = view.variant ?? "";
-  const me = state.seat!;
-  const info: Json = view.players?.[me] ?? {};
-  const [tingMode, setTingMode] = useState(false);
-  const legal = game.legal ?? [];
-  const legalSet = new Set(legal);
-  let pieces = parsePieces(variant, info.hand).sort((a, b) => pieceKey(a) - pieceKey(b));
-  const drawn: Piece | null = view.drawn ?? null;
-  if (drawn) pieces = withoutOne(pieces, drawn);
-  const canTing = legal.some((a) => actionVerb(a) === "tingd");
-  const prefix = tingMode && canTing ? "ting" : "d";
-  const act = (action: string) => {
-    setTingMode(false);
-    send({ type: "act", action, turn: game.turn });
-  };
-  const buttons = legal.filter((a) => {
-    const v = actionVerb(a);
-    return v !== "d" && v !== "tingd";
-  });
-  const canDiscard = legal.some((a) => actionVerb(a) === "d");
-  const timer = game.timers.find((t) => t.seat === me);
-  const pieceButton = (p: Piece, extra: string) => {
-    const action = prefix + p;
-    const ok = legalSet.has(action);
-    return (
-      <button
-        class={`hand-piece${ok ? " playable" : ""}${extra}`}
-        data-testid="hand-tile"
-        data-piece={p}
-        data-action={ok ? action : undefined}
-        disabled={!ok}
-        onClick={() => ok && act(action)}
-      >
-        <PieceView variant={variant} piece={p} />
-      </button>
-    );
-  };
-  return (
-    <div class="my-hand">
-      <div class="hand-row" data-testid="my-hand">
-        {pieces.map((p) => pieceButton(p, ""))}
-        {drawn ? <span class="gap" /> : null}
-        {drawn ? pieceButton(drawn, " drawn") : null}
-      </div>
-      <div class="actions" data-testid="actions">
-        {legal.length ? <Countdown lang={lang} timer={timer} now={props.now} testid="my-countdown" /> : null}
-        {canDiscard && !tingMode ? (
-          <span class="hint">{tr(lang, isCardVariant(variant) ? "act.discard.cards" : "act.discard")}</span>
-        ) : null}
-        {tingMode ? <span class="hint">{tr(lang, "act.tingmode")}</span> : null}
-        {canTing ? (
-          <button class={tingMode ? "act on" : "act"} data-testid="action-tingmode" onClick={() => setTingMode(!tingMode)}>
-            {tr(lang, "act.tingd")}
-          </button>
-        ) : null}
-        {buttons.map((a) => {
-          const p = actionPiece(a);
-          return (
-            <button class={`act act-${actionVerb(a)}`} data-testid={`action-${a}`} onClick={() => act(a)}>
-              {actionLabel(lang, a)}
-              {p ? (
-                <span class="pc inline">
-                  <PieceView variant={variant} piece={p} />
-                </span>
-              ) : null}
-            </button>
-          );
-        })}
-      </div>
-    </div>
-  );
+/** 连庄: how many hands in a row the current dealer has kept the deal. */
+export function dealerStreak(match: Json | null, dealer: number): number {
+  const hands: Json[] = match?.hands ?? [];
+  let k = 0;
+  for (let i = hands.length - 1; i >= 0 && hands[i].dealer === dealer; i--) k++;
+  return k;
 }
 
 export function CenterInfo(props: { lang: Lang; state: ClientState }) {
@@ -281,40 +168,74 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
   const current: number | undefined = view.current;
   const toAct: number[] = game.to_act ?? [];
   const mine = state.seat !== null && toAct.includes(state.seat);
+  const name = (s: number) => seatName(lang, state.room, s, state.seat);
   const whose =
     toAct.length === 1 && view.phase !== "claim"
       ? mine
         ? tr(lang, "table.yourturn")
-        : tr(lang, "table.turn", { who: seatName(lang, state.room, toAct[0], state.seat) })
+        : tr(lang, "table.turn", { who: name(toAct[0]) })
       : "";
   const left = view.wall_left ?? view.stock_left;
+  const dice = diceOf(state.handEvents);
+  const cards = isCardVariant(variant);
+  const roundWind: number | undefined = state.match?.round_wind;
+  const streak = view.dealer !== undefined ? dealerStreak(state.match, view.dealer) : 0;
+  const rawStakes = view.stakes ?? state.room?.options?.stake_form;
+  const stakes = Array.isArray(rawStakes) ? rawStakes.join("-") : rawStakes;
+  const knocked = (view.players ?? []).map((p: Json, s: number) => (p.knocked ? s : -1)).filter((s: number) => s >= 0);
   // a timeout is news for the next few moves only
   const [kind, tSeat, tTurn] = (state.notice ?? "").split(":");
   const timedOut = kind === "timeout" && game.turn <= Number(tTurn) + 3 ? { seat: Number(tSeat) } : null;
   return (
-    <section class="center" data-testid="center">
+    <section class="center" data-testid="center" aria-label={tr(lang, "table.centre")}>
       <div class="meta">
         {game.hand !== null ? <span>{tr(lang, "table.hand", { n: (game.hand ?? 0) + 1 })}</span> : null}
+        {!cards && roundWind !== undefined ? (
+          <span data-testid="round-wind">{tr(lang, "table.round", { w: lang === "en" ? WINDS_EN[roundWind % 4] : WINDS_ZH[roundWind % 4] })}</span>
+        ) : null}
+        {view.dealer !== undefined ? (
+          <span data-testid="dealer-info">
+            {tr(lang, "table.dealeris", { who: name(view.dealer) })}
+            {streak > 0 ? ` · ${tr(lang, "table.streak", { n: streak })}` : ""}
+          </span>
+        ) : null}
         {left !== undefined ? (
-          <span data-testid="wall-left">{tr(lang, isCardVariant(variant) ? "table.stock" : "table.wall", { n: left })}</span>
+          <span data-testid="wall-left">{tr(lang, cards ? "table.stock" : "table.wall", { n: left })}</span>
+        ) : null}
+        {typeof view.draw_multiplier === "number" && view.draw_multiplier > 1 ? (
+          <span data-testid="draw-multiplier">{tr(lang, "table.huangzhuang", { x: view.draw_multiplier })}</span>
         ) : null}
       </div>
+      {dice ? (
+        <div class="dice" data-testid="dice" aria-label={tr(lang, "table.dice", { d: dice.join("+") })}>
+          {dice.map((d) => (
+            <span class="die">{"⚀⚁⚂⚃⚄⚅"[d - 1] ?? d}</span>
+          ))}
+          {isLeopard(dice) ? <span class="tag ready" data-testid="leopard">{tr(lang, "table.leopard")}</span> : null}
+        </div>
+      ) : null}
       {view.indicator ? (
         <div class="indicator" data-testid="indicator">
           <span>{tr(lang, "table.indicator")}</span>
           <span class="pc">
-            <PieceView variant={variant} piece={view.indicator} />
+            <PieceView variant={variant} piece={view.indicator} lang={lang} />
           </span>
           <span class="ranks">{tr(lang, "table.jianpai", { r: view.jian_pai ?? "" })}</span>
+        </div>
+      ) : null}
+      {cards && knocked.length ? (
+        <div class="knocks" data-testid="knocks">
+          {tr(lang, "table.knockedby", { who: knocked.map(name).join("、") })}
+          {stakes ? ` · ${tr(lang, "table.stakes", { s: stakes })}` : ""}
         </div>
       ) : null}
       {claim ? (
         <div class="claim" data-testid="claim">
           <span>
-            {current !== undefined ? seatName(lang, state.room, current, state.seat) : ""} {tr(lang, "table.claim")}
+            {current !== undefined ? name(current) : ""} {tr(lang, "table.claim")}
           </span>
           <span class="pc big">
-            <PieceView variant={variant} piece={claim} />
+            <PieceView variant={variant} piece={claim} lang={lang} />
           </span>
           {mine ? <strong>{tr(lang, "table.yourclaim")}</strong> : null}
         </div>
@@ -322,147 +243,9 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
       {whose ? <div class={mine ? "whose mine" : "whose"} data-testid="whose-turn">{whose}</div> : null}
       {timedOut ? (
         <div class="notice" data-testid="timeout-notice">
-          {tr(lang, "table.timeout", { who: seatName(lang, state.room, timedOut.seat, state.seat) })}
+          {tr(lang, "table.timeout", { who: name(timedOut.seat) })}
         </div>
       ) : null}
-    </section>
-  );
-}
-
-export function SettlementView(props: {
-  lang: Lang;
-  room: RoomInfo | null;
-  me: number | null;
-  variant: string;
-  winners: number[];
-  exhausted: boolean;
-  net: number[];
-  events: Json[];
-  state: Json;
-  items: ItemNames;
-}) {
-  const { lang, variant } = props;
-  const parts = settlementParts(props.events);
-  const name = (s: number) => seatName(lang, props.room, s, props.me);
-  const players: Json[] = props.state?.players ?? [];
-  return (
-    <div class="settlement-body">
-      {props.winners.length === 0 || props.exhausted ? <p class="headline">{tr(lang, "settle.exhausted")}</p> : null}
-      {props.winners.map((w) => {
-        const p = players[w] ?? {};
-        const winPiece: Piece | undefined = parts.win?.tile ?? parts.win?.card;
-        return (
-          <div class="winner" data-testid={`winner-${w}`}>
-            <p class="headline">
-              {tr(lang, "settle.win", { who: name(w) })}
-              {parts.win?.how === "self_draw" ? ` · ${tr(lang, "settle.selfdrawn")}` : ""}
-              {parts.win?.how !== "self_draw" && parts.win?.from !== undefined
-                ? ` · ${tr(lang, "settle.discard", { who: name(parts.win.from) })}`
-                : ""}
-            </p>
-            <div class="row">
-              <Pieces variant={variant} pieces={parsePieces(variant, p.hand).sort((a, b) => pieceKey(a) - pieceKey(b))} small />
-              <Melds variant={variant} melds={p.melds ?? []} small />
-              {winPiece ? (
-                <span class="win-piece">
-                  <Pieces variant={variant} pieces={[winPiece]} small />
-                </span>
-              ) : null}
-            </div>
-          </div>
-        );
-      })}
-      {parts.scores.map((sc) => (
-        <div class="score-block" data-testid={`score-${sc.seat}`}>
-          <h4>{name(sc.seat)}</h4>
-          <table class="items">
-            <tbody>
-              {(sc.items ?? []).map((it: Json) => (
-                <tr>
-                  <td>{itemName(props.items, variant, it.id, it.name, lang)}</td>
-                  <td class="num">{it.value}</td>
-                </tr>
-              ))}
-              <tr class="sum">
-                <td colSpan={2}>
-                  {sc.per_payer !== undefined
-                    ? tr(lang, "settle.perpayer", { v: sc.per_payer })
-                    : sc.score !== undefined
-                      ? tr(lang, "settle.score", { v: sc.score })
-                      : ""}
-                </td>
-              </tr>
-            </tbody>
-          </table>
-        </div>
-      ))}
-      <h4>{tr(lang, "settle.payments")}</h4>
-      {parts.payments.length ? (
-        <ul class="payments">
-          {parts.payments.map((p) => (
-            <li>
-              {tr(lang, "settle.pays", { a: name(p.payer), b: name(p.payee), v: p.amount })}{" "}
-              <span class="reason">{itemName(props.items, variant, p.reason, undefined, lang)}</span>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p>{tr(lang, "settle.nopay")}</p>
-      )}
-      <table class="net">
-        <tbody>
-          <tr>
-            {props.net.map((_, s) => (
-              <th>{name(s)}</th>
-            ))}
-          </tr>
-          <tr>
-            {props.net.map((v) => (
-              <td class={v >= 0 ? "plus" : "minus"}>{v > 0 ? `+${v}` : v}</td>
-            ))}
-          </tr>
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-export function Ledger(props: { lang: Lang; room: RoomInfo | null; me: number | null; match: Json | null }) {
-  const { lang, match } = props;
-  if (!match || !match.hands?.length) return null;
-  const n = match.totals.length;
-  const name = (s: number) => seatName(lang, props.room, s, props.me);
-  return (
-    <section class="ledger" data-testid="ledger">
-      <h3>{tr(lang, "ledger.title")}</h3>
-      <table>
-        <thead>
-          <tr>
-            <th>{tr(lang, "ledger.hand")}</th>
-            <th>{tr(lang, "ledger.winner")}</th>
-            {Array.from({ length: n }, (_, s) => (
-              <th>{name(s)}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {match.hands.map((h: Json) => (
-            <tr>
-              <td>{h.index + 1}</td>
-              <td>{h.winners.length ? h.winners.map(name).join("、") : tr(lang, "ledger.draw")}</td>
-              {h.net.map((v: number) => (
-                <td class={v >= 0 ? "num plus" : "num minus"}>{v}</td>
-              ))}
-            </tr>
-          ))}
-          <tr class="sum">
-            <td colSpan={2}>{tr(lang, "table.total")}</td>
-            {match.totals.map((v: number) => (
-              <td class={v >= 0 ? "num plus" : "num minus"}>{v}</td>
-            ))}
-          </tr>
-        </tbody>
-      </table>
     </section>
   );
 }
@@ -471,12 +254,31 @@ function WaitingRoom(props: { lang: Lang; state: ClientState; send: Send }) {
   const { lang, state, send } = props;
   const room = state.room!;
   const [name, setName] = useState("");
+  const [copied, setCopied] = useState(false);
+  const link = `${location.origin}${location.pathname}#/room/${room.code}`;
   return (
     <section class="waiting card-panel" data-testid="waiting">
       <h2>{tr(lang, "room.waiting")}</h2>
       <p>
         {tr(lang, "room.share")}
         <strong class="code" data-testid="room-code-big">{room.code}</strong>
+      </p>
+      <p class="invite">
+        <label>
+          {tr(lang, "room.invite")}
+          <input readOnly value={link} data-testid="invite-link" onFocus={(e) => (e.target as HTMLInputElement).select()} />
+        </label>
+        <button
+          class="secondary"
+          data-testid="copy-invite"
+          onClick={() => {
+            const nav = navigator as any;
+            if (nav.share) void nav.share({ title: tr(lang, "app.title"), url: link }).catch(() => undefined);
+            else void navigator.clipboard?.writeText(link).then(() => setCopied(true), () => undefined);
+          }}
+        >
+          {tr(lang, copied ? "room.copied" : "room.copy")}
+        </button>
       </p>
       {state.seat === null ? (
         <label>
@@ -489,7 +291,7 @@ function WaitingRoom(props: { lang: Lang; state: ClientState; send: Send }) {
           <li data-testid={`waiting-seat-${s.seat}`}>
             <span>{s.seat + 1}.</span>{" "}
             {s.kind === "bot" ? (
-              `${tr(lang, "room.bot")} (${s.level})`
+              `${tr(lang, "room.bot")}（${botLevelName(lang, s.level)}）`
             ) : s.taken ? (
               seatName(lang, room, s.seat, state.seat)
             ) : state.seat === null ? (
@@ -511,12 +313,129 @@ function WaitingRoom(props: { lang: Lang; state: ClientState; send: Send }) {
   );
 }
 
-export function Table(props: { lang: Lang; state: ClientState; items: ItemNames; send: Send; rejoin: () => void }) {
-  const { lang, state, send, items } = props;
+function AutoOptions(props: { lang: Lang; prefs: Prefs; setPrefs: (p: Prefs) => void; cards: boolean }) {
+  const { lang, prefs } = props;
+  const box = (key: keyof Prefs, label: string) => (
+    <label class="inline">
+      <input type="checkbox" data-testid={`pref-${key}`} checked={!!prefs[key]} onChange={(e) => props.setPrefs({ ...prefs, [key]: (e.target as HTMLInputElement).checked })} />
+      {tr(lang, label)}
+    </label>
+  );
+  return (
+    <details class="auto-options" data-testid="auto-options">
+      <summary>{tr(lang, "auto.title")}</summary>
+      {box("autoWin", "auto.win")}
+      {box("noClaims", props.cards ? "auto.noclaims.cards" : "auto.noclaims")}
+      {box("tsumogiri", "auto.tsumogiri")}
+      {props.cards ? null : box("autoAfterReady", "auto.afterready")}
+      <p class="muted small">{tr(lang, "auto.keys")}</p>
+    </details>
+  );
+}
+
+/** One <style> rule that outlines every visible copy of the chosen piece. */
+function Highlight(props: { piece: Piece | null }) {
+  if (!props.piece || !/^[0-9A-Za-z]{2}$/.test(props.piece)) return null;
+  return <style>{`.board .pc[data-p="${props.piece}"] svg.piece, .board .hand-piece[data-piece="${props.piece}"] svg.piece { outline: 3px solid #f5c542; outline-offset: -1px; border-radius: 4px; }`}</style>;
+}
+
+export function Table(props: {
+  lang: Lang;
+  state: ClientState;
+  items: ItemNames;
+  send: Send;
+  rejoin: () => void;
+  prefs: Prefs;
+  setPrefs: (p: Prefs) => void;
+  again: (room: RoomInfo) => void;
+}) {
+  const { lang, state, send, items, prefs } = props;
   const room = state.room;
   const now = useNow(!!state.game && state.game.timers.length > 0);
-  if (!room) return <p class="muted">{tr(lang, "conn.connecting")}</p>;
-  const variant = room.variant;
+  const [shown, setShown] = useState<Record<number, Callout[]>>({});
+  const [spoken, setSpoken] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<"open" | "closed">("closed");
+  const [ready, setReady] = useState(false);
+  const [highlight, setHighlight] = useState<Piece | null>(null);
+  const seen = useRef(0);
+  const settleSeen = useRef<number | null>(null);
+  const variant = room?.variant ?? "";
+  const name = (s: number) => seatName(lang, room, s, state.seat);
+
+  // new events: callouts on the seats, a sound, a line for the live region
+  useEffect(() => {
+    const events = state.handEvents;
+    if (events.length < seen.current) seen.current = 0;
+    const fresh = events.slice(seen.current);
+    seen.current = events.length;
+    if (!fresh.length) return;
+    const over = !!state.settlement;
+    const calls = callouts(lang, fresh, over);
+    if (calls.length) {
+      const next: Record<number, Callout[]> = {};
+      for (const c of calls) (next[c.seat] ??= []).push(c);
+      setShown(next);
+      setTimeout(() => setShown({}), 1600);
+    }
+    const cue = cueFor(fresh);
+    if (cue) play(cue, prefs.muted);
+    const lines = fresh.map((e) => describeEvent(lang, variant, e, name)).filter((x): x is string => !!x);
+    if (lines.length) setSpoken((old) => old.concat(lines).slice(-6));
+  }, [state.handEvents]);
+
+  // the settlement opens by itself once per hand
+  useEffect(() => {
+    const s = state.settlement;
+    if (s && settleSeen.current !== s.hand) {
+      settleSeen.current = s.hand;
+      setDialog("open");
+      setReady(false);
+    }
+    if (!s) setDialog("closed");
+  }, [state.settlement]);
+
+  // the player's turn: a sound, the title and a vibration for a player in another tab
+  const mine = !!state.game && state.seat !== null && (state.game.legal?.length ?? 0) > 0 && !state.settlement;
+  useEffect(() => {
+    if (!mine) {
+      document.title = tr(lang, "app.doctitle");
+      return;
+    }
+    play("turn", prefs.muted);
+    if (document.hidden) {
+      document.title = `● ${tr(lang, "table.yourturn")} · ${tr(lang, "app.doctitle")}`;
+      (navigator as any).vibrate?.(120);
+    }
+  }, [mine, state.game?.turn]);
+  useEffect(() => {
+    const onVis = () => {
+      if (!document.hidden) document.title = tr(lang, "app.doctitle");
+    };
+    addEventListener("visibilitychange", onVis);
+    return () => removeEventListener("visibilitychange", onVis);
+  }, [lang]);
+
+  // the auto options answer for the player (after a moment, so that the move can be seen)
+  useEffect(() => {
+    const g = state.game;
+    if (!g || state.seat === null || state.settlement || !g.legal?.length) return;
+    const me = g.state.players?.[state.seat] ?? {};
+    const a = autoAction(prefs, g.legal, g.state.drawn ?? null, !!me.ready);
+    if (!a) return;
+    const id = setTimeout(() => send({ type: "act", action: a, turn: g.turn }), 350);
+    return () => clearTimeout(id);
+  }, [state.game?.turn, state.game?.legal?.join(), prefs]);
+
+  if (!room) {
+    return state.error ? (
+      <div class="card-panel" data-testid="room-error" role="alert">
+        <p class="error">{tr(lang, "error", { m: errorText(lang, state.errorCode, state.errorMessage) })}</p>
+        <a href="#/">{tr(lang, "nav.lobby")}</a>
+      </div>
+    ) : (
+      <p class="muted">{tr(lang, "conn.connecting")}</p>
+    );
+  }
   const head = (
     <div class="room-head">
       <span>
@@ -525,17 +444,50 @@ export function Table(props: { lang: Lang; state: ClientState; items: ItemNames;
       <span>{tr(lang, `variant.${variant}`)}</span>
       {state.seat === null ? <span class="tag" data-testid="spectating">{tr(lang, "room.spectating")}</span> : null}
       {state.error ? (
-        <span class="error" data-testid="error">
-          {tr(lang, "error", { m: state.error })}
+        <span class="error" data-testid="error" role="alert">
+          {tr(lang, "error", { m: errorText(lang, state.errorCode, state.errorMessage) })}
         </span>
       ) : null}
     </div>
   );
-  if (room.status === "waiting" || room.status === "starting" || !state.game) {
+  const live = (
+    <div class="sr-only" aria-live="polite" data-testid="live">
+      {spoken.map((l) => (
+        <p>{l}</p>
+      ))}
+    </div>
+  );
+  const finishedLinks = room.game_id ? (
+    <p class="match-over" data-testid="match-over">
+      <strong>{tr(lang, "table.matchover")}</strong>{" "}
+      <a href={state.matchEnd?.record ?? `/api/games/${room.game_id}/record`} download>
+        {tr(lang, "table.record")}
+      </a>{" "}
+      <a href={`#/replay/${room.game_id}`} data-testid="replay-link">
+        {tr(lang, "table.replay")}
+      </a>{" "}
+      <button class="primary" data-testid="again" onClick={() => props.again(room)}>
+        {tr(lang, "table.again")}
+      </button>
+    </p>
+  ) : null;
+  // a visitor of a finished room: its record, its replay and its ledger
+  const visitor = room.status === "finished" && !state.settlement && !state.game?.state?.players;
+  if (room.status === "waiting" || room.status === "starting" || !state.game || visitor) {
     return (
       <div class="room">
         {head}
-        {room.status === "waiting" ? <WaitingRoom lang={lang} state={state} send={send} /> : <p>{tr(lang, "table.wait")}</p>}
+        {room.status === "waiting" ? (
+          <WaitingRoom lang={lang} state={state} send={send} />
+        ) : room.status === "finished" ? (
+          <>
+            {finishedLinks}
+            <Ledger lang={lang} room={room} me={state.seat} match={state.match} />
+          </>
+        ) : (
+          <p>{tr(lang, "table.wait")}</p>
+        )}
+        {live}
       </div>
     );
   }
@@ -544,70 +496,90 @@ export function Table(props: { lang: Lang; state: ClientState; items: ItemNames;
   const pos = sides(room.n_seats, me);
   const settle = state.settlement;
   const seated = state.seat !== null;
+  const view = game.state;
+  const mineInfo: Json = view.players?.[me] ?? {};
+  const over = room.status === "finished" || !!state.matchEnd;
+  const nextAt = settle && !over && typeof settle.next_hand_ms === "number" ? settle.received_at + settle.next_hand_ms : null;
+  const shownSettlement = settle ?? (dialog === "open" ? state.lastSettlement : null);
+  const settlementBody = (s: NonNullable<ClientState["settlement"]>) => (
+    <>
+      <SettlementView
+        lang={lang}
+        room={room}
+        me={state.seat}
+        variant={variant}
+        winners={s.winners}
+        exhausted={s.exhausted}
+        net={s.net}
+        events={s.events}
+        state={s.state}
+        items={items}
+        explanation={s.explanation}
+      />
+      <Ledger lang={lang} room={room} me={state.seat} match={state.match} />
+    </>
+  );
   return (
-    <div class="room">
+    <div class={`room${prefs.large ? " large" : ""}`}>
       {head}
+      <Highlight piece={highlight} />
       <div class={`board n${room.n_seats}`} data-testid="board">
         {(["top", "left", "right"] as const).map((side) =>
-          pos[side] === null ? <div class={`player side-${side} empty`} /> : <PlayerArea lang={lang} state={state} seat={pos[side]!} side={side} now={now} />,
+          pos[side] === null ? (
+            <div class={`player side-${side} empty`} />
+          ) : (
+            <PlayerArea lang={lang} state={state} seat={pos[side]!} side={side} now={now} callout={shown[pos[side]!]} />
+          ),
         )}
         <CenterInfo lang={lang} state={state} />
-        <PlayerArea lang={lang} state={state} seat={me} side="bottom" now={now}>
-          {seated && game.state.players?.[me]?.hand !== undefined && !settle ? <MyHand lang={lang} state={state} send={send} now={now} /> : null}
+        <PlayerArea lang={lang} state={state} seat={me} side="bottom" now={now} callout={shown[me]}>
+          {seated && mineInfo.hand !== undefined && !settle ? (
+            <>
+              <MyHand
+                lang={lang}
+                variant={variant}
+                hand={parsePieces(variant, mineInfo.hand)}
+                drawn={view.drawn ?? null}
+                legal={game.legal ?? []}
+                turn={game.turn}
+                send={send}
+                aside={mineInfo.dropping ?? mineInfo.que_men ?? null}
+                readyDiscards={view.ready_discards ?? {}}
+                onHighlight={setHighlight}
+                countdown={game.legal?.length ? <Countdown lang={lang} timer={game.timers.find((t) => t.seat === me)} now={now} testid="my-countdown" /> : null}
+              />
+              <Waits lang={lang} variant={variant} view={view} seat={me} />
+            </>
+          ) : null}
         </PlayerArea>
       </div>
-      {settle ? (
-        <section class="settlement card-panel" data-testid="settlement">
-          <h3>
-            {tr(lang, "settle.title")} · {tr(lang, "table.hand", { n: settle.hand + 1 })}
-          </h3>
-          <SettlementView
-            lang={lang}
-            room={room}
-            me={state.seat}
-            variant={variant}
-            winners={settle.winners}
-            exhausted={settle.exhausted}
-            net={settle.net}
-            events={settle.events}
-            state={settle.state}
-            items={items}
-          />
-          {state.matchEnd ? (
-            <p class="match-over" data-testid="match-over">
-              <strong>{tr(lang, "table.matchover")}</strong>{" "}
-              <a href={state.matchEnd.record} download>
-                {tr(lang, "table.record")}
-              </a>{" "}
-              <a href={`#/replay/${state.matchEnd.game_id}`} data-testid="replay-link">
-                {tr(lang, "table.replay")}
-              </a>
-            </p>
-          ) : (
-            <p class="muted">{tr(lang, "table.nexthand")}</p>
-          )}
-        </section>
+      {live}
+      <div class="table-tools">
+        {state.lastSettlement || settle ? (
+          <button class="secondary" data-testid="open-settlement" onClick={() => setDialog("open")}>
+            {tr(lang, settle ? "settle.title" : "settle.last")}
+          </button>
+        ) : null}
+        {seated ? <AutoOptions lang={lang} prefs={prefs} setPrefs={props.setPrefs} cards={isCardVariant(variant)} /> : null}
+      </div>
+      {dialog === "open" && shownSettlement ? (
+        <SettlementDialog
+          lang={lang}
+          title={`${tr(lang, settle ? "settle.title" : "settle.last")} · ${tr(lang, "table.hand", { n: shownSettlement.hand + 1 })}`}
+          onClose={() => setDialog("closed")}
+          onReady={settle && !over && seated ? () => {
+            setReady(true);
+            send({ type: "ready" });
+          } : null}
+          ready={ready}
+          nextAt={nextAt}
+          footer={settle && over ? finishedLinks : null}
+        >
+          {settlementBody(shownSettlement)}
+        </SettlementDialog>
       ) : null}
-      {!settle && state.lastSettlement ? (
-        <details class="settlement card-panel" data-testid="last-settlement">
-          <summary>
-            {tr(lang, "settle.last")} · {tr(lang, "table.hand", { n: state.lastSettlement.hand + 1 })}
-          </summary>
-          <SettlementView
-            lang={lang}
-            room={room}
-            me={state.seat}
-            variant={variant}
-            winners={state.lastSettlement.winners}
-            exhausted={state.lastSettlement.exhausted}
-            net={state.lastSettlement.net}
-            events={state.lastSettlement.events}
-            state={state.lastSettlement.state}
-            items={items}
-          />
-        </details>
-      ) : null}
-      <Ledger lang={lang} room={room} me={state.seat} match={state.match} />
+      {over && dialog === "closed" ? finishedLinks : null}
+      {!settle || dialog === "closed" ? <Ledger lang={lang} room={room} me={state.seat} match={state.match} /> : null}
       {state.left ? (
         <div class="banner" data-testid="left">
           {tr(lang, "room.left")}{" "}

@@ -27,7 +27,7 @@ describe("notation", () => {
     expect(mahjongMeldTiles("concealed_kong", "5z")).toHaveLength(4);
   });
   it("sorts by suit then rank and removes one copy", () => {
-    const sorted = ["1z", "9m", "1p", "1m"].sort((a, b) => pieceKey(a) - pieceKey(b));
+    const sorted = ["1z", "9m", "1p", "1m"].sort((a, b) => pieceKey("jiaxing", a) - pieceKey("jiaxing", b));
     expect(sorted).toEqual(["1m", "9m", "1p", "1z"]);
     expect(withoutOne(["1m", "1m", "2m"], "1m")).toEqual(["1m", "2m"]);
   });

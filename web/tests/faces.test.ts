@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Card, cardName, pieceName, Tile } from "../src/faces";
-import { itemName } from "../src/table";
+import { itemName } from "../src/names";
 
 describe("faces", () => {
   it("names tiles and cards in both languages", () => {

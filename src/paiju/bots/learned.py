@@ -73,7 +73,7 @@ class LearnedBot:
 
     def __init__(self, seed: int = 0, variant: str = "jiaxing", path: Path | None = None):
         codec = codec_for(variant)
-        self.encoder = codec.encoder()
+        self.encoder = codec.encoder(shanten=True)
         self.variant = variant
         n_inputs = self.encoder.n_planes * self.encoder.kinds + self.encoder.n_scalars
         where = path if path is not None else weights_path(variant)

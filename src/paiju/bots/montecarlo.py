@@ -48,10 +48,17 @@ class Samples:
     def n(self) -> int:
         return len(self.points[0]) if self.points else 0
 
-    def value(self, i: int) -> Value:
+    def value(self, i: int, against: int = 0) -> Value:
+        """Candidate ``i``'s value, its spread measured against candidate ``against``."""
         n = self.n
+        diffs = [a - b for a, b in zip(self.points[i], self.points[against], strict=True)]
+        mean = sum(diffs) / n
+        spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) ** 0.5 if n > 1 else None
         return Value(
-            points=sum(self.points[i]) / n, win=self.wins[i] / n, deal_in=self.deal_ins[i] / n
+            points=sum(self.points[i]) / n,
+            win=self.wins[i] / n,
+            deal_in=self.deal_ins[i] / n,
+            stderr=spread,
         )
 
 

@@ -128,6 +128,8 @@ class StrongBot:
             return Evaluation(int(legal[0]), "forced", {}, frozenset(legal))
         default = int(self._fallback(hand, seat))
         base = Evaluation(default, "greedy", {}, frozenset([default]))
+        if _has_wilds(hand):
+            return base
         in_turn = False
         if isinstance(hand, MahjongHand):
             if A.ZIMO in legal:
@@ -176,7 +178,7 @@ class StrongBot:
         )
         self.samples.append(got.n)
         chosen = pick(got.points, self.margin if in_turn else self.claim_margin, len(cands))
-        values: dict[int, Value] = {a: got.value(i) for i, a in enumerate(everything)}
+        values: dict[int, Value] = {a: got.value(i, chosen) for i, a in enumerate(everything)}
         return Evaluation(cands[chosen], "montecarlo", values, frozenset([cands[chosen]]))
 
 
@@ -184,3 +186,9 @@ def _simple(name: str, seed: int, variant: str) -> Decide:
     if name == "random":
         return RandomBot(seed)
     return greedy_bot(variant, seed)
+
+
+def _has_wilds(hand: Any) -> bool:
+    """Jiaxing 混儿: the lookahead and Monte Carlo read hands without wild tiles, so with
+    wilds the choice is the wild-aware greedy one (``bots.simple.wild_greedy``)."""
+    return isinstance(hand, MahjongHand) and bool(hand.rules.wild_kinds)

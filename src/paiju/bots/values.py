@@ -22,6 +22,9 @@ class Value:
     points: float | None = None
     win: float | None = None
     deal_in: float | None = None
+    stderr: float | None = None
+    """Sampled values only: the standard error of this candidate's points minus the
+    bot's choice's, on the same samples (how far apart the two are known to be)."""
 
 
 @dataclass(frozen=True)

@@ -37,15 +37,22 @@ class RecordError(ValueError):
 
 
 def header(match: Match, seats: list[str]) -> dict[str, Any]:
-    return {
+    # the profile names the table of values the full options were built from (issue 16);
+    # looked up lazily, as replay looks up flows, so that the engine imports no variant
+    from paiju.variants.profiles import describe
+
+    options = options_to_mapping(match.options)
+    out: dict[str, Any] = {
         "record": "paiju",
         "format": FORMAT_VERSION,
         "variant": match.flow.name,
-        "options": options_to_mapping(match.options),
-        "engine": paiju.__version__,
-        "seed": match.seed,
-        "seats": seats,
+        "options": options,
     }
+    profile = describe(match.flow.name, options)
+    if profile is not None:
+        out["profile"] = profile
+    out.update({"engine": paiju.__version__, "seed": match.seed, "seats": seats})
+    return out
 
 
 class RecordWriter:
@@ -153,15 +160,21 @@ def read_record(path: str) -> list[dict[str, Any]]:
     return parse_lines(lines)
 
 
-def replay(records: list[dict[str, Any]]) -> ReplayResult:
-    """Verify every match in ``records`` (a file may hold several, each from its header)."""
+Decision = Callable[[Hand, int, int], None]
+"""Called by replay at every recorded decision, before it is applied: ``(hand, seat,
+action code)``; the hand is the live one (read it, do not change it)."""
+
+
+def replay(records: list[dict[str, Any]], on_decision: Decision | None = None) -> ReplayResult:
+    """Verify every match in ``records`` (a file may hold several, each from its header);
+    ``on_decision`` sees every decision as it is replayed (review, statistics)."""
     starts = [i for i, r in enumerate(records) if "record" in r]
     if not starts or starts[0] != 0:
         return ReplayResult(False, 1, "not a paiju record header")
     hands = 0
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(records)
-        result = replay_one(records[start:end])
+        result = replay_one(records[start:end], on_decision)
         if not result.ok:
             if result.line is not None:
                 result.line += start
@@ -170,7 +183,7 @@ def replay(records: list[dict[str, Any]]) -> ReplayResult:
     return ReplayResult(True, None, f"{len(starts)} record(s) verified", hands)
 
 
-def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
+def replay_one(records: list[dict[str, Any]], on_decision: Decision | None = None) -> ReplayResult:
     """Re-run the engine from the header and recorded actions; compare every line."""
     from paiju.variants.registry import flows
 
@@ -220,6 +233,8 @@ def replay_one(records: list[dict[str, Any]]) -> ReplayResult:
             raise _Mismatch(index + 1, str(exc)) from None
         if code not in hand.legal_actions(seat):
             raise _Mismatch(index + 1, f"{preview(rec.get('action'))} is not legal here")
+        if on_decision is not None:
+            on_decision(hand, seat, code)
         return code
 
     match = Match(flow, options, seed, n_seats=n_seats)

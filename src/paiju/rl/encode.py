@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from paiju.components.analysis import MAHJONG, QINGER
 from paiju.components.cards import N_CARD_KINDS, Card
 from paiju.variants.base import MeldType
 from paiju.variants.qinger.scoring import jian_pai_ranks
@@ -92,6 +93,7 @@ MAHJONG_SCALARS: list[str] = [
     "after_own_kong",
     "kong_chain/4",
     *[f"offer_from_seat{r}" for r in range(4)],
+    "shanten/8",
 ]
 
 _QINGER_SEAT_PLANES = [
@@ -134,6 +136,7 @@ QINGER_SCALARS: list[str] = [
     *[f"seat{r}.sets_shown/7" for r in range(3)],
     "after_pong",
     *[f"offer_from_seat{r}" for r in range(3)],
+    "shanten/8",
 ]
 
 _MJ_MELD_ROW = {
@@ -159,8 +162,68 @@ def _recency(out: Planes, row: int, discards: list[int]) -> None:
     out[row, discards] = _RECIPROCALS[-n:]
 
 
+SHANTEN_PLANES: list[str] = [
+    "discard_keeps_shanten",
+    "shanten_after_discard/8",
+    "ukeire_after_best_discard/40",
+]
+"""Appended after the normal planes (before any oracle planes) with ``shanten=True``."""
+
+
 def _counts(values: bytes | bytearray) -> npt.NDArray[np.uint8]:
     return np.frombuffer(bytes(values), dtype=np.uint8)
+
+
+def _shanten_planes(
+    planes: Planes,
+    row: int,
+    *,
+    shanten: Any,
+    kinds: bytes | bytearray,
+    declared: int,
+    candidates: list[tuple[int, int]],
+    unseen: list[int],
+) -> int:
+    """Rows ``row`` (1 where discarding the column's kind keeps the best shanten),
+    ``row + 1`` (shanten after that discard / 8) and ``row + 2`` (for the best discards:
+    unseen tiles that would then lower the shanten, / 40) for ``candidates`` = (column,
+    analyser kind, or −1 for a card that forms no sets); ``unseen`` per analyser kind.
+    Returns the best shanten. From the seat's own tiles and what it has seen only: what a
+    player works out at the table."""
+    key = bytearray(kinds)
+    after: list[tuple[int, int, int]] = []
+    for col, kind in candidates:
+        if kind < 0:
+            after.append((col, kind, -1))
+            continue
+        key[kind] -= 1
+        after.append((col, kind, shanten(bytes(key), declared)))
+        key[kind] += 1
+    known = [v for _, _, v in after if v >= 0]
+    best = min(known) if known else 8
+    n_kinds = len(key)
+    cache: dict[int, float] = {}
+    for col, kind, raw in after:
+        v = best if raw < 0 else raw
+        planes[row + 1, col] = min(v, 8) / 8.0
+        if v != best:
+            continue
+        planes[row, col] = 1.0
+        if kind not in cache:
+            if kind >= 0:
+                key[kind] -= 1
+            total = 0
+            for t in range(n_kinds):
+                if unseen[t] > 0:
+                    key[t] += 1
+                    if shanten(bytes(key), declared) < best:
+                        total += unseen[t]
+                    key[t] -= 1
+            if kind >= 0:
+                key[kind] += 1
+            cache[kind] = min(total, 40) / 40.0
+        planes[row + 2, col] = cache[kind]
+    return best
 
 
 class MahjongEncoder:
@@ -168,14 +231,15 @@ class MahjongEncoder:
 
     kinds = 34
     n_seats = 4
-    plane_names = MAHJONG_PLANES
     oracle_plane_names = MAHJONG_ORACLE_PLANES
     scalar_names = MAHJONG_SCALARS
 
-    def __init__(self, *, oracle: bool = False, round_wind: int = 0) -> None:
+    def __init__(self, *, oracle: bool = False, shanten: bool = False, round_wind: int = 0):
         self.oracle = oracle
+        self.shanten = shanten
         self.round_wind = round_wind
-        self.n_planes = len(MAHJONG_PLANES) + (len(MAHJONG_ORACLE_PLANES) if oracle else 0)
+        self.plane_names = MAHJONG_PLANES + (SHANTEN_PLANES if shanten else [])
+        self.n_planes = len(self.plane_names) + (len(MAHJONG_ORACLE_PLANES) if oracle else 0)
         self.n_scalars = len(MAHJONG_SCALARS)
         self.shape = (self.n_planes, self.kinds)
 
@@ -221,9 +285,23 @@ class MahjongEncoder:
             sc[62 + r] = fed[seat][s] / 4.0
             sc[66 + r] = fed[s][seat] / 4.0
             sc[72 + r] = sum(hand.counts[s]) / 14.0
+        own = hand.counts[seat]
+        declared = len(hand.melds[seat])
         # seen: own tiles, every meld and every discard (a claimed discard left the
         # discard list and is counted once, in its meld)
         counts[1] = counts[0] + melded + counts[2:].sum(axis=0)
+        if self.shanten and phase == 0 and hand.current == seat:
+            unseen = (4 - counts[1]).tolist()
+            _shanten_planes(
+                planes,
+                62,
+                shanten=MAHJONG.shanten,
+                kinds=own,
+                declared=declared,
+                candidates=[(k, k) for k in range(34) if own[k]],
+                unseen=unseen,
+            )
+        sc[82] = MAHJONG.shanten(bytes(own), declared) / 8.0
         _thermometers(planes, counts)
         sc[0] = hand.wall_left / 136.0
         sc[1 + (hand.dealer - seat) % 4] = 1.0
@@ -240,7 +318,7 @@ class MahjongEncoder:
         if offer_from >= 0:
             sc[78 + (offer_from - seat) % 4] = 1.0
         if self.oracle:
-            o = len(MAHJONG_PLANES)
+            o = len(self.plane_names)
             hidden = np.zeros((3, 34), dtype=np.int16)
             for i, r in enumerate((1, 2, 3)):
                 hidden[i] = _counts(hand.counts[(seat + r) % 4])
@@ -265,6 +343,8 @@ _JIAN_PAI = np.array(
     dtype=F32,
 )
 """Row i: the card kinds of the 见牌 ranks when card i is the 见张."""
+_MELD_KIND = tuple(Card(c).meld_kind for c in range(N_CARD_KINDS))
+_COPIES = np.array([Card(c).copies for c in range(N_CARD_KINDS)], dtype=np.int16)
 
 
 class QingerEncoder:
@@ -272,13 +352,14 @@ class QingerEncoder:
 
     kinds = N_CARD_KINDS
     n_seats = 3
-    plane_names = QINGER_PLANES
     oracle_plane_names = QINGER_ORACLE_PLANES
     scalar_names = QINGER_SCALARS
 
-    def __init__(self, *, oracle: bool = False, round_wind: int = 0) -> None:
+    def __init__(self, *, oracle: bool = False, shanten: bool = False, round_wind: int = 0):
         self.oracle = oracle
-        self.n_planes = len(QINGER_PLANES) + (len(QINGER_ORACLE_PLANES) if oracle else 0)
+        self.shanten = shanten
+        self.plane_names = QINGER_PLANES + (SHANTEN_PLANES if shanten else [])
+        self.n_planes = len(self.plane_names) + (len(QINGER_ORACLE_PLANES) if oracle else 0)
         self.n_scalars = len(QINGER_SCALARS)
         self.shape = (self.n_planes, self.kinds)
 
@@ -326,8 +407,26 @@ class QingerEncoder:
             sc[18 + r] = net[s] / 100.0
             sc[22 + r] = sum(hand.counts[s]) / 23.0
             sc[25 + r] = hand.declared[s] / 7.0
+        kinds = hand.kinds[seat]
+        declared = hand.declared[seat]
         # seen: own cards, the 见张, every meld, takeoff, flower and discard
         counts[1] = counts[0] + shown + counts[2:].sum(axis=0)
+        if self.shanten and phase == 2 and hand.current == seat:
+            own = hand.counts[seat]
+            left = (_COPIES - counts[1]).tolist()
+            unseen = [0] * 30
+            for c in range(27 + 6):
+                unseen[_MELD_KIND[c]] += left[c]
+            _shanten_planes(
+                planes,
+                51,
+                shanten=QINGER.shanten,
+                kinds=kinds,
+                declared=declared,
+                candidates=[(c, _MELD_KIND[c]) for c in range(k) if own[c]],
+                unseen=unseen,
+            )
+        sc[32] = QINGER.shanten(bytes(kinds), declared) / 8.0
         _thermometers(planes, counts)
         sc[0] = hand.stock_left / 126.0
         sc[1 + self._rel(hand, seat, hand.dealer)] = 1.0
@@ -335,7 +434,7 @@ class QingerEncoder:
         sc[21] = hand.revealed
         sc[28] = hand.after_pong and hand.current == seat
         if self.oracle:
-            o = len(QINGER_PLANES)
+            o = len(self.plane_names)
             hidden = np.zeros((2, k), dtype=np.int16)
             for i, s in enumerate(order[1:]):
                 hidden[i] = _counts(hand.counts[s])

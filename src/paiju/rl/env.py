@@ -43,7 +43,8 @@ class Table:
     ``options``: the variant's rule options by name (as in ``paiju arena --options``).
     ``shaping``: weight of the optional potential-based shaping (0: none; see
     :meth:`potentials`). ``reward_scale`` multiplies every reward (points are the raw
-    settlement points otherwise). ``oracle``: observations add the hidden planes.
+    settlement points otherwise). ``oracle``: observations add the hidden planes;
+    ``shanten``: they add the three discard-shanten planes (what the learned bot reads).
     ``illegal``: ``"raise"`` (an illegal action raises :class:`IllegalActionError`,
     nothing changes) or ``"pass"`` (it is replaced by the seat's first legal action,
     ``pass`` where offered, and ``info["illegal"]`` is set).
@@ -55,6 +56,7 @@ class Table:
         options: dict[str, Any] | None = None,
         *,
         oracle: bool = False,
+        shanten: bool = False,
         shaping: float = 0.0,
         reward_scale: float = 1.0,
         illegal: str = "raise",
@@ -70,7 +72,7 @@ class Table:
         if illegal not in ILLEGAL_MODES:
             raise ValueError(f"illegal must be one of {ILLEGAL_MODES}, not {illegal!r}")
         self.illegal = illegal
-        self.encoder = self.codec.encoder(oracle=oracle)
+        self.encoder = self.codec.encoder(oracle=oracle, shanten=shanten)
         self.shaping = float(shaping)
         self.reward_scale = float(reward_scale)
         self.n_actions = self.codec.n_actions

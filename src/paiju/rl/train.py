@@ -90,7 +90,7 @@ def collect_imitation(
     from paiju.simulator import Progress
 
     codec = codec_for(cfg.variant)
-    encoder = codec.encoder()
+    encoder = codec.encoder(shanten=True)
     flow, options, n_seats = _setup(cfg.variant)
     rng = random.Random(cfg.seed)
     xs: list[npt.NDArray[np.float16]] = []
@@ -140,8 +140,9 @@ def export_npz(net: Any, path: Path, variant: str, encoder: Any) -> None:
     body = [m for m in net.body if hasattr(m, "weight")]
     arrays: dict[str, Any] = {}
     for i, layer in enumerate([*body, net.pi]):
-        arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
-        arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float32)
+        # float16 halves the file; the bot computes in float32
+        arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float16)
+        arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float16)
     arrays["variant"] = np.array(variant)
     arrays["n_planes"] = np.array(encoder.n_planes)
     arrays["n_scalars"] = np.array(encoder.n_scalars)
@@ -232,7 +233,7 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
     from paiju.simulator import Progress
 
     codec = codec_for(cfg.variant)
-    encoder = codec.encoder()
+    encoder = codec.encoder(shanten=True)
     flow, options, n_seats = _setup(cfg.variant)
     rng = random.Random(cfg.seed + 1000)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.ppo_lr)
@@ -380,7 +381,7 @@ def train(cfg: TrainConfig, stream: IO[str] | None = None) -> Path:
     torch.set_num_threads(cfg.threads)
     cfg.out.mkdir(parents=True, exist_ok=True)
     codec = codec_for(cfg.variant)
-    encoder = codec.encoder()
+    encoder = codec.encoder(shanten=True)
     n_in = encoder.n_planes * encoder.kinds + encoder.n_scalars
     log = _Log(cfg.out / "train.log", out_stream)
     log.write({"phase": "config", **{k: str(v) for k, v in asdict(cfg).items()}})

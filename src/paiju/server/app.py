@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 import paiju
 from paiju.server import messages as M
@@ -145,11 +146,24 @@ def create_app(
 
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:
+        from paiju.variants.profiles import PROFILES
+
         return [
             {
                 "name": name,
                 "n_seats": flow.n_seats,
                 "options": options_to_mapping(flow.options_type()),
+                "profiles": [
+                    {
+                        "name": p.name,
+                        "version": p.version,
+                        "options": dict(p.options),
+                        "zh": p.zh,
+                        "en": p.en,
+                    }
+                    for p in PROFILES.values()
+                    if p.variant == name
+                ],
                 "bots": table_bots(name),
             }
             for name, flow in manager.flows().items()
@@ -166,6 +180,23 @@ def create_app(
             "client_messages": P.client_schema(),
             "server_messages": M.server_schema(),
         }
+
+    @app.get("/api/rooms")
+    async def rooms(
+        request: Request, status: str | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """Rooms on this server, newest first; ``status=waiting``: those a person may still
+        sit down in (the lobby's list of open rooms)."""
+        if status not in (None, "waiting", "playing", "finished"):
+            raise HTTPException(422, "status must be waiting, playing or finished")
+        address = _address(request.client.host if request.client else None, request.headers)
+        if not manager.allow("lookup", address):
+            raise HTTPException(429, "too many room lookups; wait a little")
+        found = [r for r in manager.rooms.values() if status is None or r.status == status]
+        if status == "waiting":
+            found = [r for r in found if _has_free_seat(r)]
+        found.sort(key=lambda r: r.created, reverse=True)
+        return [r.public() for r in found[: max(1, min(limit, 200))]]
 
     @app.get("/api/rooms/{code}")
     async def room(code: str, request: Request) -> dict[str, Any]:
@@ -290,13 +321,37 @@ def create_app(
 
     app.include_router(web_router)
 
+    from paiju.server.review_api import router as review_router
+
+    app.include_router(review_router)
+
     static = static_dir or os.environ.get("PAIJU_STATIC_DIR") or "web/dist"
     if Path(static).is_dir():
-        app.mount("/", StaticFiles(directory=static, html=True), name="static")
+        app.mount("/", ClientFiles(directory=static, html=True), name="static")
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     # outermost first: the body limit sees the request before anything reads it
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, proxies=proxies)
     return app
+
+
+class ClientFiles(StaticFiles):
+    """The built client. Vite names every asset under ``assets/`` by its content hash, so those
+    never change and may be cached for good; the page, the manifest and the service worker
+    must be asked for again each time (they name the current hashes)."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code == 200:
+            if path.startswith("assets/"):
+                response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+            else:
+                response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+def _has_free_seat(room: Any) -> bool:
+    return any(s.kind == "person" and not s.token_hash for s in room.seats)
 
 
 def _game_json(game: Any) -> dict[str, Any]:

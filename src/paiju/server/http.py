@@ -17,8 +17,11 @@ access_log = logging.getLogger("paiju.access")
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Scope = dict[str, Any]
 
+# Inline styles only: the table draws its highlight of the chosen piece with a <style>
+# element (web/src/table.tsx); no inline script, eval or foreign origin is allowed.
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; "
     "font-src 'self'; connect-src 'self' {ws}; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
@@ -31,7 +34,7 @@ HEADERS = [
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
 ]
 
-BODY_LIMITS = {"/api/replay": 4_000_000, "/api/score": 16_384}
+BODY_LIMITS = {"/api/replay": 4_000_000, "/api/review": 4_000_000, "/api/score": 16_384}
 """Bytes a request body may have, by path; every other path: :data:`DEFAULT_BODY_LIMIT`."""
 DEFAULT_BODY_LIMIT = 16_384
 

@@ -21,6 +21,7 @@ from paiju.server.room import Connection, Room, Seat, ServerConfig, hash_token
 from paiju.server.storage import Storage
 from paiju.server.timers import Clock, RealClock, TokenBucket
 from paiju.variants.base import OptionError, options_from_mapping
+from paiju.variants.profiles import resolve as resolve_profile
 
 log = logging.getLogger("paiju.server.manager")
 
@@ -176,6 +177,8 @@ class RoomManager:
                 room.start(conn)
             elif isinstance(msg, P.Act):
                 room.act(conn, msg.action, msg.turn)
+            elif isinstance(msg, P.Ready):
+                room.ready(conn)
             elif isinstance(msg, P.Leave):
                 room.leave(conn)
                 conn.send(M.Left(code=room.code).json_dict())
@@ -214,7 +217,9 @@ class RoomManager:
                 f"unknown variant {msg.variant!r} (known: {', '.join(self.flows())})",
             )
         try:
-            options = options_from_mapping(flow.options_type, msg.options)
+            # {"profile": "jiaxing-hun", ...}: a rule profile plus overrides
+            overrides = resolve_profile(msg.variant, msg.options)
+            options = options_from_mapping(flow.options_type, overrides)
             P.check_match_length(options_to_json(options))
         except (OptionError, ValueError, TypeError) as exc:
             raise P.ProtocolError("bad_options", str(exc)) from None

@@ -153,6 +153,9 @@ class Timeout(_Out):
 
 class HandEnd(_Out):
     type: Literal["hand_end"] = "hand_end"
+    next_hand_ms: int | None
+    """Milliseconds until the next deal unless everyone is ``ready`` first; None after the
+    last hand."""
     hand: int
     winners: list[int]
     self_drawn: bool

@@ -115,8 +115,15 @@ class Leave(_Message):
     type: Literal["leave"]
 
 
+class Ready(_Message):
+    """Between hands: this seat is ready for the next deal, which comes as soon as every
+    connected person is ready (or when the pause runs out)."""
+
+    type: Literal["ready"]
+
+
 ClientMessage = Annotated[
-    CreateRoom | Join | TakeSeat | SetSeat | Start | Act | Ping | Reconnect | Leave,
+    CreateRoom | Join | TakeSeat | SetSeat | Start | Act | Ping | Reconnect | Leave | Ready,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE = TypeAdapter(ClientMessage)

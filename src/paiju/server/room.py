@@ -189,6 +189,8 @@ class Room:
         """The game fields each view was last shown (a snapshot in a window repeats them)."""
         self._window_told: set[int] = set()
         """Seats told of the claim window now open (asked in it)."""
+        self.ready_seats: set[int] = set()
+        """Seats whose person said ``ready`` since the last settlement."""
 
     @property
     def clock(self) -> Clock:
@@ -445,6 +447,7 @@ class Room:
         session = self.session
         if session is None or not session.between_hands:
             return
+        self.ready_seats.clear()
         step = session.start_hand()
         self._publish(step, None)
 
@@ -550,6 +553,7 @@ class Room:
         summary = step.hand_ended
         assert summary is not None
         match = session.match_state()
+        next_hand_ms = None if step.match_ended else round(self.config.next_hand_delay * 1000)
         out: Outgoing = []
         for conn in self.connections():
             out.append(
@@ -557,6 +561,7 @@ class Room:
                     conn,
                     M.HandEnd.model_validate(
                         {
+                            "next_hand_ms": next_hand_ms,
                             "hand": summary.index,
                             "winners": summary.winners,
                             "self_drawn": summary.self_drawn,
@@ -577,6 +582,23 @@ class Room:
             self._end_match()
         else:
             self._next_hand_task = self.manager.spawn(self._next_hand_later())
+
+    def ready(self, conn: Connection) -> None:
+        """A seated person is ready for the next hand; once every connected person whose
+        seat no bot plays is, the next hand is dealt without waiting out the pause."""
+        if conn.seat is None:
+            raise P.ProtocolError("not_seated", "spectators have no seat to ready")
+        task = self._next_hand_task
+        if self.status != "playing" or task is None or task.done():
+            raise P.ProtocolError("not_between_hands", "there is no hand to get ready for")
+        self.ready_seats.add(conn.seat)
+        waiting = [
+            s.index for s in self.seats if s.kind == "person" and s.conn is not None and not s.auto
+        ]
+        if all(index in self.ready_seats for index in waiting):
+            task.cancel()
+            self._next_hand_task = None
+            self._start_hand()
 
     async def _next_hand_later(self) -> None:
         await self.clock.sleep(self.config.next_hand_delay)

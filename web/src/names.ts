@@ -1,0 +1,42 @@
+// Names people read: seats (numbered from 1), scoring items (from /api/items), bot levels.
+import { tr, type Lang } from "./i18n";
+import type { Json, RoomInfo } from "./state";
+
+export type ItemNames = Record<string, Record<string, { zh: string; en: string }>>;
+
+export function seatName(lang: Lang, room: RoomInfo | null, seat: number, me: number | null): string {
+  const info = room?.seats[seat];
+  let name = info?.name || (info?.kind === "bot" ? `${tr(lang, "room.bot")} ${seat + 1}` : tr(lang, "seat.n", { n: seat + 1 }));
+  if (seat === me) name += lang === "en" ? ` (${tr(lang, "room.you")})` : `（${tr(lang, "room.you")}）`;
+  return name;
+}
+
+export function itemName(items: ItemNames, variant: string, id: string, fallback: string | undefined, lang: Lang): string {
+  // the event's own name may carry a count ("大鬼 ×2"); keep it, translated when asked
+  const row = items[variant]?.[id];
+  if (lang === "zh" || !row) return fallback ?? row?.zh ?? id;
+  const extra = fallback && fallback.startsWith(row.zh) ? fallback.slice(row.zh.length) : "";
+  return row.en + extra;
+}
+
+const LEVEL_KEYS: Record<string, string> = { random: "bot.random", greedy: "bot.greedy", strong: "bot.strong", learned: "bot.learned" };
+
+/** 简单 / 普通 / 强 for the server's bot levels; an unknown level shows as the server names it. */
+export function botLevelName(lang: Lang, level: string | null | undefined): string {
+  if (!level) return tr(lang, "room.bot");
+  const key = LEVEL_KEYS[level];
+  return key ? tr(lang, key) : level;
+}
+
+/** "+3", "0", "-2": a score change as people write it. */
+export function signed(v: number): string {
+  return v > 0 ? `+${v}` : String(v);
+}
+
+/** A text the engine or the rules give in both languages ({zh, en}) or as one string. */
+export function bilingual(lang: Lang, v: unknown): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "string" || typeof v === "number") return String(v);
+  const o = v as Json;
+  return String((lang === "en" ? o.en : o.zh) ?? o.zh ?? o.en ?? "");
+}
