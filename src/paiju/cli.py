@@ -383,18 +383,49 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from paiju.server.app import create_app
+        from paiju.server.http import configure_logging
+        from paiju.server.room import ServerConfig
+        from paiju.server.storage import check_database
     except ImportError as exc:
         print(f"paiju serve: {exc.name} is missing; pip install 'paiju[server]'", file=sys.stderr)
         return 2
-    app = create_app(args.database)
+    import ipaddress
+
+    try:
+        for proxy in args.trusted_proxy:
+            ipaddress.ip_network(proxy, strict=False)
+    except ValueError as exc:
+        print(f"paiju serve: --trusted-proxy: {exc}", file=sys.stderr)
+        return 2
+    if not 0 <= args.bot_delay <= 10:
+        print("paiju serve: --bot-delay must be between 0 and 10 seconds", file=sys.stderr)
+        return 2
+    if not 256 <= args.max_frame_bytes <= 1_048_576:
+        print("paiju serve: --max-frame-bytes must be between 256 and 1048576", file=sys.stderr)
+        return 2
+    problem = check_database(args.database)
+    if problem is not None:
+        print(f"paiju serve: {problem}", file=sys.stderr)
+        return 2
+    configure_logging(args.log_level)
+    config = ServerConfig(
+        trusted_proxies=tuple(args.trusted_proxy),
+        allowed_origins=tuple(args.allow_origin),
+        max_frame_bytes=args.max_frame_bytes,
+        bot_delay=args.bot_delay,
+    )
+    app = create_app(args.database, config)
     print(f"paiju: serving on http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
         log_level="warning",
+        access_log=False,
         ws="websockets-sansio",
+        ws_max_size=args.max_frame_bytes,
         ws_per_message_deflate=False,
+        h11_max_incomplete_event_size=16_384,
     )
     return 0
 
@@ -412,6 +443,7 @@ def _cmd_load(args: argparse.Namespace) -> int:
         think=args.think,
         variant=args.variant,
         process=args.process,
+        strong_tables=args.strong_tables,
     )
     try:
         figures = run_load(plan)
@@ -569,6 +601,34 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="SQLAlchemy URL (default: PAIJU_DATABASE_URL or SQLite data/paiju.db)",
     )
+    p.add_argument(
+        "--max-frame-bytes",
+        type=int,
+        default=8192,
+        help="largest websocket message accepted (default 8192)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network) whose X-Forwarded-For is believed; repeatable",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a browser origin allowed to open the websocket besides the served one "
+        "(e.g. http://localhost:5173; '*' turns the check off); repeatable",
+    )
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="seconds a bot waits before its turn's move, so people can follow (default 0.6)",
+    )
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("load", help="load-test a server with bot tables over websockets")
@@ -578,6 +638,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--think", type=float, default=0.5, help="mean seconds per decision")
     p.add_argument("--variant", default="jiaxing", help="game to play")
     p.add_argument("--process", action="store_true", help="run the server in a child process")
+    p.add_argument(
+        "--strong-tables",
+        type=int,
+        default=0,
+        help="extra tables of server-side strong bots playing beside the measured ones",
+    )
     p.set_defaults(func=_cmd_load)
 
     p = sub.add_parser("bench", help="benchmarks against named peers (JSON lines)")

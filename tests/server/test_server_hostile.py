@@ -80,7 +80,7 @@ def test_illegal_and_foreign_actions_are_refused(client: TestClient, table: Any)
         (spy, {"type": "start"}, "not_host"),
         (spy, {"type": "reconnect", "token": "x" * 20}, "bad_token"),
         (p, {"type": "take_seat", "seat": 1}, "game_started"),
-        (p, {"type": "join", "code": "QQQQQQ"}, "no_such_room"),
+        (p, {"type": "join", "code": "QQQQQQQQQQ"}, "no_such_room"),
     ]
     for who, message, expected in cases:
         who.send(message)
@@ -89,6 +89,8 @@ def test_illegal_and_foreign_actions_are_refused(client: TestClient, table: Any)
         assert _table_state(client, code) == before, message
     # the rightful move still works afterwards
     p.send({"type": "act", "action": msg["legal"][0], "turn": msg["turn"]})
+    ack = p.until("update")
+    assert ack["events"] == [] and ack["legal"] == []  # the move is acknowledged first
     nxt = p.until("update")
     assert nxt["turn"] > msg["turn"]
 
