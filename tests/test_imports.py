@@ -1,7 +1,8 @@
 """The house rules of imports: layers import downward only, and nothing imports in a circle.
 
 Every ``import`` in ``src/paiju`` counts, those inside functions included: a lazy import
-still ties two modules together.
+still ties two modules together. Only imports for type annotations (under
+``if TYPE_CHECKING:``) load nothing and are left out.
 """
 
 from __future__ import annotations
@@ -40,7 +41,16 @@ def _imports(module: str) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+        for stmt in node.body
+        for inner in ast.walk(stmt)
+    }
     for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue  # annotations only: no module is loaded at run time
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]

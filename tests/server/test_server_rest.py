@@ -24,6 +24,8 @@ def test_variants_publishes_what_each_variant_says(client: TestClient) -> None:
         assert "greedy" in v["bots"]["server"]
         names = [o["name"] for o in v["options"]]
         assert "hands" in names and all(o["label"]["zh"] and o["rule"] for o in v["options"])
+        # rule profiles: the seed's defaults first, each valid for its variant
+        assert v["profiles"][0]["name"] == v["name"] and v["profiles"][0]["options"] == {}
     # the strong bot sits at the tables where it decides in milliseconds
     assert {v["name"]: "strong" in v["bots"]["server"] for v in body} == {
         "jiaxing": True,

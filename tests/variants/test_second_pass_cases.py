@@ -57,13 +57,15 @@ def test_case(
     for line in result["explanation"]["payments"]:
         explained[line["payer"]] -= line["amount"]
         explained[line["payee"]] += line["amount"]
-        assert line["zh"] and line["en"] and line["seed"]
+        assert line["zh"] and line["en"] and line["rule"]
     reported = list(result["payments"])
     for extra in (result.get("kong_payments"), result.get("fishing", {}).get("payments")):
         if extra:
             reported = [a + b for a, b in zip(reported, extra, strict=True)]
     assert explained == reported
-    assert all(step["seed"] for step in result["explanation"]["formula"])
+    assert all(step["rule"] for step in result["explanation"]["formula"])
+    for words in case.get("explain_contains", []):
+        assert words in result["explanation"]["text"]["zh"]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -472,18 +472,13 @@ class MahjongHand:
         return [for_seat(e, seat) for e in events]
 
     def unseen_counts(self, seat: int) -> list[int]:
-        """Copies of each of the 34 kinds that ``seat`` has not seen (own tiles, every
-        meld, every discard)."""
-        seen = [0] * 34
-        for k, n in enumerate(self.counts[seat][:34]):
-            seen[k] += n
-        for s in range(N_SEATS):
-            for t in self.discards[s]:
-                seen[t] += 1
-            for m in self.melds[s]:
-                for t in m.tiles:
-                    seen[t] += 1
-        return [max(0, 4 - n) for n in seen]
+        """Copies of each of the 34 kinds that ``seat`` has not seen (see
+        :meth:`unseen_tiles`; flowers are never waited on)."""
+        left = [0] * 34
+        for t in self.unseen_tiles(seat):
+            if t < 34:
+                left[t] += 1
+        return left
 
     def wait_facts(self, seat: int) -> list[dict[str, Any]]:
         """``seat``'s waits (a hand one tile short), each with the copies it has not seen

@@ -59,8 +59,9 @@ class Session:
         self.held: dict[int, int] = {}
         """Answers received ahead of their turn in a multi-seat window (seat → code)."""
         self.turn = 0
-        """Counts every change of what may be done; a client may quote it to avoid
-        acting on a state it has not seen."""
+        """Counts every change of the table that players see; a client may quote it to
+        avoid acting on a state it has not seen. Answers held in a claim window change
+        nothing visible and do not count: the count must not tell how many answered."""
         self.finished = False
         self._step = Step()
         self._writer = RecordWriter(self._sink)
@@ -167,8 +168,10 @@ class Session:
                 self._emit(ev)
         if hand.is_over:
             self.held = {}
-        self.turn += 1
-        return self._take()
+        step = self._take()
+        if step.events or hand.is_over:
+            self.turn += 1
+        return step
 
     # -- what a seat may see -------------------------------------------------------
     def events_for(self, seat: int | None, events: list[Event]) -> list[dict[str, Any]]:
@@ -230,21 +233,31 @@ class Session:
         if not lines:
             raise ResumeError("no header")
         head = lines[0]
+        if not isinstance(head, dict):
+            raise ResumeError("the header is not a JSON object", 1)
         try:
             flow = find_game(head.get("variant"))
         except ValueError:
             raise ResumeError(f"unknown variant {preview(head.get('variant'))}") from None
+        raw_options = head.get("options") or {}
+        if not isinstance(raw_options, dict):
+            raise ResumeError("header options must be a JSON object")
         try:
-            options = flow.parse_options(head.get("options") or {})
-        except ValueError as exc:
+            options = flow.parse_options(raw_options)
+        except (ValueError, TypeError) as exc:
             raise ResumeError(f"header options: {exc}") from None
         seed = head.get("seed")
-        if not isinstance(seed, int):
-            raise ResumeError("header seed must be an integer")
-        session = cls(flow, options, seed, list(head.get("seats") or []))
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise ResumeError("header seed must be a non-negative 64-bit integer")
+        names = head.get("seats") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ResumeError("header seats must be a list of names")
+        session = cls(flow, options, seed, names)
         if session.lines[0] != head:
             raise ResumeError("header differs from what this engine writes")
         for number, line in enumerate(lines[1:], start=2):
+            if not isinstance(line, dict):
+                raise ResumeError(f"line {number}: not a JSON object")
             kind = line.get("type")
             if kind == "hand":
                 session.start_hand()
@@ -253,8 +266,8 @@ class Session:
             elif kind == "action":
                 seat = line.get("seat")
                 try:
-                    code = session.parse(str(line.get("action")))
-                    if not isinstance(seat, int):
+                    code = session.parse(str(line.get("action"))[:32])
+                    if not isinstance(seat, int) or isinstance(seat, bool):
                         raise IllegalActionError("no seat")
                     session.act(seat, code)
                 except (IllegalActionError, InvalidActionError) as exc:

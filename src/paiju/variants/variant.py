@@ -71,6 +71,8 @@ class Variant(ABC):
     server_bot_levels: ClassVar[tuple[str, ...]] = ("random", "greedy", "strong")
     """The levels a server table offers (a bot that thinks too long per move is left out)."""
     default_bot: ClassVar[str] = "greedy"
+    greedy_bot: ClassVar[str] = "greedy"
+    """Which greedy bot plays this game (``greedy``, ``taixing_greedy``, ``qinger_greedy``)."""
     strong_search: ClassVar[str] = "lookahead"
     """The strong bot's default search on this game (``lookahead`` or ``montecarlo``)."""
 
@@ -192,7 +194,24 @@ class Variant(ABC):
                 for item_id, row in self.item_rows().items()
             ],
             "rule_book": self.rule_book,
+            "profiles": self.profiles(),
         }
+
+    def profiles(self) -> list[dict[str, Any]]:
+        """The named rule profiles of this game, the seed's defaults first."""
+        from paiju.variants.profiles import PROFILES
+
+        return [
+            {
+                "name": p.name,
+                "version": p.version,
+                "options": dict(p.options),
+                "zh": p.zh,
+                "en": p.en,
+            }
+            for p in PROFILES.values()
+            if p.variant == self.name
+        ]
 
     def seats_option(self) -> str | None:
         """The option that changes the number of seats, if any (a lobby redraws on it)."""

@@ -299,3 +299,20 @@ def test_strong_bot_plays_a_hun_hand_with_the_wild_aware_choice() -> None:
         hand.apply(choice, seat)
         steps += 1
     assert hand.is_over and sum(hand.net()) == 0
+
+
+GOLDEN = Path(__file__).parents[2] / "data" / "jiaxing" / "golden_hun.jsonl"
+
+
+def test_golden_record_with_hun_replays() -> None:
+    """Two greedy hands with 混儿 on (seed 16), recorded once: the engine must still
+    produce every line (the indicator, the wild-aware play, the scores). A deliberate
+    change of play or of the record's text regenerates it: ``record_match(Match(
+    JIAXING, JiaxingOptions(hun=True, hands=2), seed=16), [GreedyBot(i) for i in
+    range(4)], ["greedy"] * 4)`` written with ``dump_lines``."""
+    lines = [json.loads(t) for t in GOLDEN.read_text("utf-8").splitlines()]
+    assert lines[0]["options"]["hun"] is True
+    assert lines[0]["profile"]["name"] == "jiaxing-hun"
+    assert sum(1 for line in lines if line.get("type") == "indicator") == 2
+    result = replay(lines, find_variant)
+    assert result.ok, result

@@ -29,6 +29,7 @@ class QingerVariant(Variant):
     options_type = QingerOptions
     option_specs = OPTION_SPECS
     rule_book = "docs/rules/qinger.md"
+    greedy_bot = "qinger_greedy"
     strong_search = "montecarlo"
     # the Monte Carlo search thinks 0.3 s a move: too long for a table on a shared server loop
     server_bot_levels = ("random", "greedy")

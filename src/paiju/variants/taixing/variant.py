@@ -26,6 +26,7 @@ class TaixingVariant(Variant):
     options_type = TaixingOptions
     option_specs = OPTION_SPECS
     rule_book = "docs/rules/taixing.md"
+    greedy_bot = "taixing_greedy"
     strong_search = "lookahead"
 
     def item_rows(self) -> Mapping[str, Any]:
