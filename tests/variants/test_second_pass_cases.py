@@ -64,6 +64,8 @@ def test_case(
             reported = [a + b for a, b in zip(reported, extra, strict=True)]
     assert explained == reported
     assert all(step["rule"] for step in result["explanation"]["formula"])
+    for words in case.get("explain_contains", []):
+        assert words in result["explanation"]["text"]["zh"]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -76,30 +76,47 @@ def create_app(
     config: ServerConfig | None = None,
     clock: Clock | None = None,
     static_dir: str | None = None,
+    cluster: Any = None,
 ) -> FastAPI:
     """An app with its own storage and rooms. ``database_url`` defaults to
     ``PAIJU_DATABASE_URL`` or SQLite under ./data; ``static_dir`` (default: ``PAIJU_STATIC_DIR``
     or ./web/dist) is served at ``/`` when it exists."""
-    storage = Storage(database_url)
-    manager = RoomManager(storage, config, clock)
+    node: Any = None
+    if cluster is None:
+        storage = Storage(database_url)
+        manager = RoomManager(storage, config, clock)
+    else:
+        # one node of several (paiju.server.cluster.ClusterSettings): docs/deploy.md
+        from paiju.server.cluster.node import ClusterNode, ClusterRoomManager
+        from paiju.server.cluster.storage import FencedStorage
+
+        storage = FencedStorage(database_url, cluster.node)
+        manager = ClusterRoomManager(storage, config, clock)
+        node = ClusterNode(manager, storage, cluster)
     cfg = manager.config
     proxies = [ipaddress.ip_network(p, strict=False) for p in cfg.trusted_proxies]
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.start()
-        await manager.resume_all()
+        if node is None:
+            await manager.resume_all()
+        else:
+            await node.start()  # the node takes over only rooms nobody owns
         reaper = asyncio.create_task(_reap(manager))
         try:
             yield
         finally:
             reaper.cancel()
+            if node is not None:
+                await node.close()
             await manager.close()
             await storage.close()
 
     app = FastAPI(title="paiju", version=paiju.__version__, lifespan=lifespan)
     app.state.manager = manager
     app.state.storage = storage
+    app.state.node = node
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -243,6 +260,8 @@ def create_app(
         started = time.monotonic()
         access_log.info("websocket open", extra={"event": "ws_open", "client": address})
         pump = asyncio.create_task(conn.pump())
+        if node is not None:
+            node.connected(conn)
         conn.send(
             M.Welcome(
                 protocol=P.PROTOCOL_VERSION,
@@ -268,13 +287,17 @@ def create_app(
                         conn.close(1008)
                     continue
                 try:
-                    manager.handle(conn, P.parse_client_message(raw, cfg.max_frame_bytes))
+                    msg = P.parse_client_message(raw, cfg.max_frame_bytes)
+                    if node is None:
+                        manager.handle(conn, msg)
+                    else:
+                        await node.handle(conn, raw, msg)
                 except P.ProtocolError as exc:
                     conn.send(M.error(exc.code, exc.message))
         except WebSocketDisconnect:
             pass
         finally:
-            manager.disconnect(conn)
+            (node or manager).disconnect(conn)
             conn.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(pump, timeout=1.0)
@@ -288,6 +311,11 @@ def create_app(
                     "seconds": round(time.monotonic() - started, 3),
                 },
             )
+
+    if node is not None:
+        from paiju.server.cluster.http import add_routes
+
+        add_routes(app, node)
 
     from paiju.server.web_api import router as web_router
 

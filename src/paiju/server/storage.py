@@ -70,7 +70,7 @@ games = Table(
     "games",
     metadata,
     Column("id", String(32), primary_key=True),
-    Column("room_code", String(8), nullable=False),
+    Column("room_code", String(16), nullable=False),
     Column("variant", String(16), nullable=False),
     Column("engine", String(16), nullable=False),
     Column("seed", BigInteger, nullable=False),
@@ -315,56 +315,60 @@ class Storage:
                 log.exception("storage listener failed")
 
     async def _write(self, batch: list[Op]) -> None:
-        rows: list[dict[str, Any]] = []
         async with self._require().begin() as conn:
-            for kind, data, _done in batch:
-                if kind == "events":
-                    game_id, first, lines, ts = data
-                    rows.extend(
-                        {
-                            "game_id": game_id,
-                            "seq": first + i,
-                            "ts": ts,
-                            "seat": line.get("seat") if isinstance(line.get("seat"), int) else None,
-                            "payload": line,
-                        }
-                        for i, line in enumerate(lines)
-                    )
-                    continue
-                if rows:
-                    await conn.execute(insert(game_events), rows)
-                    rows = []
-                if kind == "create":
-                    row, head = data
-                    await conn.execute(insert(games).values(**row))
-                    await conn.execute(
-                        insert(game_events).values(
-                            game_id=row["id"], seq=0, ts=row["created_at"], seat=None, payload=head
-                        )
-                    )
-                elif kind == "room":
-                    game_id, room = data
-                    await conn.execute(
-                        update(games)
-                        .where(games.c.id == game_id)
-                        .values(room=room, updated_at=time.time())
-                    )
-                elif kind == "status":
-                    game_id, status = data
-                    await conn.execute(
-                        update(games)
-                        .where(games.c.id == game_id)
-                        .values(status=status, updated_at=time.time())
-                    )
-                elif kind == "finish":
-                    game_id, result = data
-                    await conn.execute(
-                        update(games)
-                        .where(games.c.id == game_id)
-                        .values(status="finished", result=result, updated_at=time.time())
-                    )
+            await self._write_ops(conn, batch)
+
+    async def _write_ops(self, conn: Any, batch: list[Op]) -> None:
+        """``batch`` inside the caller's transaction (a cluster node checks its fence first)."""
+        rows: list[dict[str, Any]] = []
+        for kind, data, _done in batch:
+            if kind == "events":
+                game_id, first, lines, ts = data
+                rows.extend(
+                    {
+                        "game_id": game_id,
+                        "seq": first + i,
+                        "ts": ts,
+                        "seat": line.get("seat") if isinstance(line.get("seat"), int) else None,
+                        "payload": line,
+                    }
+                    for i, line in enumerate(lines)
+                )
+                continue
             if rows:
                 await conn.execute(insert(game_events), rows)
+                rows = []
+            if kind == "create":
+                row, head = data
+                await conn.execute(insert(games).values(**row))
+                await conn.execute(
+                    insert(game_events).values(
+                        game_id=row["id"], seq=0, ts=row["created_at"], seat=None, payload=head
+                    )
+                )
+            elif kind == "room":
+                game_id, room = data
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(room=room, updated_at=time.time())
+                )
+            elif kind == "status":
+                game_id, status = data
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(status=status, updated_at=time.time())
+                )
+            elif kind == "finish":
+                game_id, result = data
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(status="finished", result=result, updated_at=time.time())
+                )
+        if rows:
+            await conn.execute(insert(game_events), rows)
 
     # -- reads -------------------------------------------------------------------------
     async def get_game(self, game_id: str) -> StoredGame | None:

@@ -304,7 +304,10 @@ GOLDEN = Path(__file__).parents[2] / "data" / "jiaxing" / "golden_hun.jsonl"
 
 def test_golden_record_with_hun_replays() -> None:
     """Two greedy hands with 混儿 on (seed 16), recorded once: the engine must still
-    produce every line (the indicator, the wild-aware play, the scores)."""
+    produce every line (the indicator, the wild-aware play, the scores). A deliberate
+    change of play or of the record's text regenerates it: ``record_match(Match(
+    JiaxingFlow(), JiaxingOptions(hun=True, hands=2), seed=16), [GreedyBot(i) for i in
+    range(4)], ["greedy"] * 4)`` written with ``dump_lines``."""
     lines = [json.loads(t) for t in GOLDEN.read_text("utf-8").splitlines()]
     assert lines[0]["options"]["hun"] is True
     assert lines[0]["profile"]["name"] == "jiaxing-hun"
