@@ -11,6 +11,7 @@ from typing import Any
 
 from paiju.components.tiles import Tile
 from paiju.engine.events import Event
+from paiju.engine.fairness import HandRandom
 from paiju.engine.mahjong import MahjongHand, MahjongRules
 from paiju.variants.base import MahjongWin, Meld, Payment, WinResult, WinType
 from paiju.variants.jiaxing import scoring
@@ -125,9 +126,16 @@ class JiaxingFlow:
     options_type = JiaxingOptions
 
     def new_hand(
-        self, options: JiaxingOptions, *, seed: int, dealer: int, carry: dict[str, Any]
+        self,
+        options: JiaxingOptions,
+        *,
+        seed: int,
+        dealer: int,
+        carry: dict[str, Any],
+        rng: HandRandom | None = None,
     ) -> MahjongHand:
-        return MahjongHand(JiaxingRules(options, carry.get("fisher")), seed=seed, dealer=dealer)
+        rules = JiaxingRules(options, carry.get("fisher"))
+        return MahjongHand(rules, seed=seed, dealer=dealer, rng=rng)
 
     def after_hand(
         self, options: JiaxingOptions, hand: MahjongHand, carry: dict[str, Any]
