@@ -33,7 +33,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"paiju score: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(out, ensure_ascii=False))
+    if args.explain and "explanation" in out:
+        print(out["explanation"]["text"][args.lang])
+    elif args.explain:  # not a valid win: the reason is the explanation
+        print(out.get("reason", ""))
+    else:
+        print(json.dumps(out, ensure_ascii=False))
     return status
 
 
@@ -48,7 +53,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return bench_main(args.only, repeats=args.repeats, quick=args.quick)
 
 
-def _bot_names(text: str, n_seats: int) -> list[str]:
+def _bot_names(text: str, n_seats: int, variant: str = "jiaxing") -> list[str]:
     names = [n.strip() for n in text.split(",")]
     if len(names) == 1:
         names *= n_seats
@@ -57,7 +62,7 @@ def _bot_names(text: str, n_seats: int) -> list[str]:
     from paiju.bots.levels import make_player
 
     for name in dict.fromkeys(names):
-        make_player(name)  # an unknown name fails here, before any game starts
+        make_player(name, 0, variant)  # an unknown name fails here, before any game starts
     return names
 
 
@@ -73,10 +78,13 @@ def _seats(flow: Any, overrides: dict[str, object]) -> int:
 
 def _options(flow: object, text: str) -> dict[str, object]:
     from paiju.variants.base import OptionError, options_from_mapping
+    from paiju.variants.profiles import resolve
 
     overrides = json.loads(text) if text else {}
     if not isinstance(overrides, dict):
         raise OptionError("--options must be a JSON object")
+    # {"profile": "jiaxing-hun", ...}: a named profile plus overrides
+    overrides = resolve(flow.name, overrides)  # type: ignore[attr-defined]
     options_from_mapping(flow.options_type, overrides)  # type: ignore[attr-defined]
     return overrides
 
@@ -102,7 +110,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         options = _options(flow, args.options)
-        names = _bot_names(args.bots, _seats(flow, options))
+        names = _bot_names(args.bots, _seats(flow, options), args.variant)
         if args.workers < 1:
             raise ValueError(f"--workers must be at least 1, not {args.workers}")
         if args.games < 0:
@@ -168,9 +176,9 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         return 2
     try:
         options = _options(flow, args.options)
-        names = _bot_names(args.bots, _seats(flow, options))
+        names = _bot_names(args.bots, _seats(flow, options), args.variant)
         if args.control is not None:
-            _bot_names(args.control, 1)
+            _bot_names(args.control, 1, args.variant)
         if args.budget is not None and args.budget <= 0:
             raise ValueError(f"--budget must be positive, not {args.budget}")
         if args.workers < 1:
@@ -358,10 +366,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     record = args.record or f"paiju-{args.variant}-{seed}.jsonl"
     try:
-        overrides = json.loads(args.options) if args.options else {}
-        if not isinstance(overrides, dict):
-            raise OptionError("--options must be a JSON object")
-        options = options_from_mapping(flow.options_type, overrides)
+        options = options_from_mapping(flow.options_type, _options(flow, args.options))
         fair = None
         if args.seed is None:
             # a secret server seed, committed in the record's header, and the person's
@@ -454,6 +459,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("score", help="score a hand (JSON on stdin or in FILE)")
     p.add_argument("file", nargs="?", help="situation JSON (default: stdin)")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="print how the settlement came about, for people (the JSON's 'explanation')",
+    )
+    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of --explain")
     p.set_defaults(func=_cmd_score)
 
     p = sub.add_parser("simulate", help="play bot matches; optionally write their records")
@@ -461,7 +472,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1, help="matches to play")
     p.add_argument("--seed", type=int, default=0, help="seed of the first match")
     p.add_argument("--bots", default="greedy", help="one bot name or one per seat, comma-separated")
-    p.add_argument("--options", default="", help="rule options as a JSON object")
+    p.add_argument(
+        "--options",
+        default="",
+        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
+        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
+    )
     p.add_argument("--record", metavar="FILE", help="write the records (JSON Lines) here")
     p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
     p.add_argument(
@@ -484,7 +500,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="strong,greedy,greedy,greedy", help="one name per seat")
     p.add_argument("--deals", type=int, default=100, help="deals (hand seeds) to replay")
     p.add_argument("--seed", type=int, default=0, help="seed of the deal stream")
-    p.add_argument("--options", default="", help="rule options as a JSON object")
+    p.add_argument(
+        "--options",
+        default="",
+        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
+        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
+    )
     p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
     p.add_argument("--budget", type=float, help="seconds per decision for strong bots")
     p.add_argument(
@@ -527,8 +548,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--rollouts",
         type=int,
-        default=24,
-        help="Monte Carlo samples a decision (Qing'er; default 24, fixed for repeatable reviews)",
+        default=8,
+        help="Monte Carlo samples a decision (Qing'er; default 8, fixed for repeatable reviews)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--summary", action="store_true", help="print only the summary")
@@ -559,7 +580,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--record", metavar="FILE", help="record file (default paiju-VARIANT-SEED.jsonl)"
     )
-    p.add_argument("--options", default="", help="rule options as a JSON object")
+    p.add_argument(
+        "--options",
+        default="",
+        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
+        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
+    )
     p.add_argument(
         "--tiles",
         choices=("hanzi", "code", "glyph"),

@@ -138,7 +138,7 @@ def review_record(
     *,
     bot: str = "strong",
     seed: int = 0,
-    rollouts: int | None = 24,
+    rollouts: int | None = 8,
     tolerance: float = TOLERANCE,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:

@@ -68,3 +68,16 @@ def test_missing_or_foreign_weights_are_named(tmp_path: Path) -> None:
     path = _weights(tmp_path, "qinger")
     with pytest.raises(LearnedBotError, match="qinger, not jiaxing"):
         LearnedBot(0, "jiaxing", path)
+
+
+def test_arena_checks_learned_weights_for_its_own_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paiju.bots import learned
+    from paiju.cli import main
+
+    monkeypatch.setattr(learned, "WEIGHTS_DIR", tmp_path)
+    learned._CACHE.clear()
+    assert main(["arena", "qinger", "--bots", "learned,greedy,greedy", "--deals", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "no learned weights for qinger" in err and err.count("\n") == 1

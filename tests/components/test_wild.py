@@ -306,7 +306,7 @@ def test_bad_input_is_named() -> None:
     with pytest.raises(ValueError, match="34 counts"):
         WILD.is_complete([0] * 10, 0)
     with pytest.raises(ValueError, match="wilds"):
-        WILD.shanten([0] * 34, 9)
+        WILD.shanten([0] * 34, 15)
 
 
 def test_split_wilds() -> None:

@@ -51,7 +51,8 @@ def test_train_writes_everything_and_exports_the_same_policy(tmp_path: Path) -> 
     net.load_state_dict(torch.load(tmp_path / "checkpoint-ppo-2.pt"))
     with torch.no_grad():
         logits, _ = net(torch.from_numpy(x)[None])
-    np.testing.assert_allclose(bot.policy.logits(x), logits[0].numpy(), rtol=1e-4, atol=1e-4)
+    # the file keeps float16 weights: equal up to that rounding
+    np.testing.assert_allclose(bot.policy.logits(x), logits[0].numpy(), rtol=2e-2, atol=2e-2)
 
 
 def test_train_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,7 @@ import { itemName, type ItemNames } from "./names";
 import { parsePieces } from "./notation";
 import type { Json } from "./state";
 import { Pieces } from "./pieces";
+import { Formula } from "./settlement";
 
 // Starting points people can edit; each is a valid win under the default options.
 const EXAMPLES: Record<string, Json> = {
@@ -106,7 +107,7 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
   const text = (key: string) => (
     <label class="inline">
       {tr(lang, `calc.${key}`)}
-      <input data-testid={`calc-${key}`} value={value[key] ?? ""} size={18} onChange={(e) => set(key, (e.target as HTMLInputElement).value)} />
+      <input data-testid={`calc-${key}`} value={value[key] ?? ""} size={18} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
     </label>
   );
   const flags: string[] = Array.isArray(value.flags) ? value.flags : [];
@@ -321,6 +322,22 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
                 </div>
               ))
             : null}
+          {Array.isArray(result.explanation?.formula) ? (
+            <div data-testid="calc-explanation">
+              <h4>{tr(lang, "calc.explanation")}</h4>
+              <Formula lang={lang} steps={result.explanation.formula} />
+              {Array.isArray(result.explanation.payments) && result.explanation.payments.length ? (
+                <ul class="payments">
+                  {result.explanation.payments.map((p: Json) => (
+                    <li>
+                      {tr(lang, "settle.pays", { a: tr(lang, "calc.seat", { n: p.payer + 1 }), b: tr(lang, "calc.seat", { n: p.payee + 1 }), v: p.amount })}{" "}
+                      <span class="reason">{lang === "en" ? p.en : p.zh}</span>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
           {result.payments ? (
             <>
               <h4>{tr(lang, "calc.payments")}</h4>

@@ -35,6 +35,8 @@ export function MyHand(props: {
   send: Send;
   /** The suit a Taixing seat is dropping (缺门): its tiles dimmed and set aside. */
   aside: string | null;
+  /** From the view: each discard that leaves the hand ready, with what it would wait on. */
+  readyDiscards: Record<string, string[]>;
   onHighlight: (p: Piece | null) => void;
   countdown: any;
 }) {
@@ -43,7 +45,9 @@ export function MyHand(props: {
   const [selected, setSelected] = useState<number | null>(null);
   const arrangement = useRef<Piece[] | null>(null);
   const drag = useRef<number | null>(null);
-  const swipe = useRef<{ y: number; i: number } | null>(null);
+  const swipe = useRef<{ x: number; y: number; i: number } | null>(null);
+  /** A drag or a swipe just ended: the click that follows it is not a tap. */
+  const swallow = useRef(false);
   const legalSet = new Set(legal);
   const key = (p: Piece) => pieceKey(variant, p) + (props.aside && p[1] === props.aside && !isCardVariant(variant) ? 1000 : 0);
   let rest = props.hand.slice();
@@ -131,7 +135,10 @@ export function MyHand(props: {
             isDrawn ? "drawn" : "",
             i === selected ? "selected" : "",
             props.aside && p[1] === props.aside && !isCardVariant(variant) ? "aside" : "",
+            ok && props.readyDiscards[p] ? "readies" : "",
           ].join(" ");
+          const readies = ok ? props.readyDiscards[p] : undefined;
+          const readyText = readies ? tr(lang, "help.readies", { w: readies.map((w) => anyPieceName(variant, w, lang)).join("、") }) : "";
           return (
             <span role="listitem" class={isDrawn ? "drawn-slot" : undefined}>
               <button
@@ -139,11 +146,16 @@ export function MyHand(props: {
                 data-testid="hand-tile"
                 data-piece={p}
                 data-action={ok ? actionOf(i) : undefined}
-                aria-label={anyPieceName(variant, p, lang) + (isDrawn ? ` (${tr(lang, "table.drawn")})` : "")}
+                aria-label={anyPieceName(variant, p, lang) + (isDrawn ? ` (${tr(lang, "table.drawn")})` : "") + (readyText ? ` · ${readyText}` : "")}
+                title={readyText || undefined}
                 aria-pressed={i === selected}
                 aria-disabled={!ok}
                 draggable={!isDrawn}
-                onClick={() => tap(i)}
+                data-index={i}
+                onClick={() => {
+                  if (swallow.current) swallow.current = false;
+                  else tap(i);
+                }}
                 onDragStart={(e) => {
                   drag.current = i;
                   e.dataTransfer?.setData("text/plain", p);
@@ -157,14 +169,29 @@ export function MyHand(props: {
                     setSelected(i);
                   }
                 }}
-                onPointerDown={(e) => (swipe.current = { y: e.clientY, i })}
+                onPointerDown={(e) => {
+                  swallow.current = false;
+                  swipe.current = { x: e.clientX, y: e.clientY, i };
+                }}
                 onPointerUp={(e) => {
                   const s = swipe.current;
                   swipe.current = null;
-                  // a swipe up discards at once
-                  if (s && s.i === i && s.y - e.clientY > 30 && ok) {
-                    e.preventDefault();
+                  if (!s || s.i !== i) return;
+                  const dx = e.clientX - s.x;
+                  const dy = e.clientY - s.y;
+                  if (-dy > 30 && -dy > Math.abs(dx) && ok) {
+                    // a swipe up discards at once
+                    swallow.current = true;
                     discard(i);
+                  } else if (Math.abs(dx) > 24 && Math.abs(dx) > Math.abs(dy) && !isDrawn && e.pointerType !== "mouse") {
+                    // a touch drag sideways moves the piece to where it was let go
+                    const under = document.elementFromPoint(e.clientX, e.clientY)?.closest("[data-index]") as HTMLElement | null;
+                    const to = under ? Number(under.dataset.index) : NaN;
+                    if (Number.isInteger(to) && to < rest.length) {
+                      arrangement.current = movePiece(rest, i, to);
+                      swallow.current = true;
+                      setSelected(to);
+                    }
                   }
                 }}
               >

@@ -3,7 +3,7 @@ import { errorText, tr, type Lang } from "./i18n";
 import { botLevelName } from "./names";
 import { OptionsForm } from "./options";
 import type { Json } from "./state";
-import { changedOptions, fetchVariants, variantName, type VariantInfo } from "./variants";
+import { changedOptions, fetchVariants, seatCount, variantName, type VariantInfo } from "./variants";
 
 const TIMER_FIELDS: [string, number, number, number][] = [
   ["turn_seconds", 20, 1, 600],
@@ -74,7 +74,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
   }, []);
 
   const info = variants?.find((v) => v.name === variant) ?? null;
-  const n = info?.seats ?? 0;
+  const n = info ? seatCount(info, options[variant] ?? {}) : 0;
   const bots = info?.bots ?? [];
   const fallbackBot = info?.defaultBot ?? bots[0] ?? "person";
   const shown = Array.from({ length: n }, (_, i) => {
@@ -156,7 +156,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
             >
               <option value="person">{`${i + 1}. ${tr(lang, "lobby.person")}`}</option>
               {bots.map((b) => (
-                <option value={b}>{`${i + 1}. ${tr(lang, "lobby.bot")}（${botLevelName(lang, b)}）`}</option>
+                <option value={b}>{`${i + 1}. ${tr(lang, "lobby.bot")}（${info?.botNames[b] ? (lang === "en" ? info.botNames[b].en : info.botNames[b].zh) : botLevelName(lang, b)}）`}</option>
               ))}
             </select>
           ))}
@@ -167,6 +167,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
             <OptionsForm
               lang={lang}
               variant={variant}
+              ruleBook={info.ruleBook}
               fields={info.options}
               values={options[variant] ?? {}}
               skip={["hands"]}
@@ -185,7 +186,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
                 min={lo}
                 max={hi}
                 value={timers[k] ?? d}
-                onChange={(e) => setTimers({ ...timers, [k]: Number((e.target as HTMLInputElement).value) })}
+                onInput={(e) => setTimers({ ...timers, [k]: Number((e.target as HTMLInputElement).value) })}
               />
             </label>
           ))}

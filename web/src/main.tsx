@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { tr, type Lang } from "./i18n";
 import type { ItemNames } from "./names";
 import { loadPrefs, savePrefs, type Prefs } from "./prefs";
-import { Connection, tokenKey, type Status } from "./socket";
+import { Connection, tokenKey } from "./socket";
 import { applyMessage, initialState, type ClientState, type Json, type RoomInfo } from "./state";
 import { Lobby } from "./lobby";
 import { Table } from "./table";
@@ -39,7 +39,8 @@ function App() {
   const [state, setState] = useState<ClientState>(initialState());
   const [items, setItems] = useState<ItemNames>({});
   const [prefs, setPrefsState] = useState<Prefs>(loadPrefs());
-  const [status, setStatus] = useState<Status>("closed");
+  // a dead socket is said for a few seconds even when the new one opens at once
+  const [deadUntil, setDeadUntil] = useState(0);
   const setPrefs = (p: Prefs) => {
     setPrefsState(p);
     savePrefs(p);
@@ -53,7 +54,10 @@ function App() {
       new Connection(
         (msg: Json) => onServer.current(msg),
         (open, why) => {
-          setStatus(why ?? (open ? "open" : "closed"));
+          if (why === "dead") {
+            setDeadUntil(performance.now() + 3000);
+            setTimeout(() => setDeadUntil(0), 3100);
+          }
           const next = { ...stateRef.current, connected: open };
           stateRef.current = next;
           setState(next);
@@ -162,9 +166,12 @@ function App() {
           </button>
         </nav>
       </header>
-      {!state.connected && route.page !== "calc" && route.page !== "replay" && route.page !== "faces" ? (
+      {(!state.connected || deadUntil > 0) && route.page !== "calc" && route.page !== "replay" && route.page !== "faces" ? (
         <div class="banner" data-testid="conn-banner" role="status">
-          {tr(lang, status === "dead" ? "conn.dead" : stateRef.current.room ? "conn.lost" : "conn.connecting")}
+          {tr(
+            lang,
+            deadUntil > 0 ? (state.connected ? "conn.back" : "conn.dead") : stateRef.current.room ? "conn.lost" : "conn.connecting",
+          )}
         </div>
       ) : null}
       <main>

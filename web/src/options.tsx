@@ -10,6 +10,7 @@ export function fieldLabel(lang: Lang, f: OptionField): string {
 export function OptionsForm(props: {
   lang: Lang;
   variant: string;
+  ruleBook?: string | null;
   fields: OptionField[];
   values: Record<string, unknown>;
   onChange: (name: string, value: unknown) => void;
@@ -26,9 +27,15 @@ export function OptionsForm(props: {
         const id = `opt-${props.variant}-${f.name}`;
         const text = fieldLabel(lang, f);
         const rule = f.rule ? (
-          <span class="rule-id" title={tr(lang, "lobby.rulebook")}>
-            {f.rule}
-          </span>
+          props.ruleBook ? (
+            <a class="rule-id" href={`${props.ruleBook}#${f.rule.toLowerCase()}`} target="_blank" rel="noopener" title={tr(lang, "lobby.rulebook")}>
+              {f.rule}
+            </a>
+          ) : (
+            <span class="rule-id" title={tr(lang, "lobby.rulebook")}>
+              {f.rule}
+            </span>
+          )
         ) : null;
         if (f.type === "bool") {
           return (
@@ -42,9 +49,18 @@ export function OptionsForm(props: {
           return (
             <label class="opt" for={id}>
               {text} {rule}
-              <select id={id} data-testid={`option-${f.name}`} value={String(value ?? "")} onChange={(e) => props.onChange(f.name, (e.target as HTMLSelectElement).value)}>
+              <select
+                id={id}
+                data-testid={`option-${f.name}`}
+                value={String(value ?? "")}
+                onChange={(e) => {
+                  // the choice itself (a number stays a number)
+                  const raw = (e.target as HTMLSelectElement).value;
+                  props.onChange(f.name, f.choices!.find((c) => String(c) === raw) ?? raw);
+                }}
+              >
                 {f.choices.map((c) => (
-                  <option value={c}>{c}</option>
+                  <option value={String(c)}>{String(c)}</option>
                 ))}
               </select>
             </label>
@@ -63,11 +79,12 @@ export function OptionsForm(props: {
               step={f.type === "float" ? "any" : undefined}
               placeholder={f.optional ? tr(lang, "lobby.unset") : undefined}
               value={value === null || value === undefined ? "" : String(value)}
-              onChange={(e) => {
+              onInput={(e) => {
+                // every keystroke, so that a create pressed straight after typing sends it
                 const raw = (e.target as HTMLInputElement).value;
                 if (!numeric) props.onChange(f.name, raw);
                 else if (raw.trim() === "") props.onChange(f.name, f.optional ? null : f.default);
-                else props.onChange(f.name, Number(raw));
+                else props.onChange(f.name, Number.isFinite(Number(raw)) ? Number(raw) : raw);
               }}
             />
           </label>

@@ -19,24 +19,48 @@ export function splitPayments(events: Json[]): { during: Json[]; settle: Json[] 
   return { during, settle };
 }
 
-function Explanation(props: { lang: Lang; value: unknown }) {
-  const { lang } = props;
-  const x = props.value as Json | string | null | undefined;
-  if (!x) return null;
-  if (typeof x === "string") return <p class="formula" data-testid="formula">{x}</p>;
-  const formula = bilingual(lang, x.formula ?? x.text);
-  const steps: Json[] = Array.isArray(x.steps) ? x.steps : [];
+/** The explanation's payments as (payer, payee, reason) → amount. */
+function totals(list: Json[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of list) {
+    const k = `${p.payer}|${p.payee}|${p.reason}`;
+    out.set(k, (out.get(k) ?? 0) + p.amount);
+  }
+  return out;
+}
+
+/** Payment events the explanation does not list (so that none is shown twice or hidden). */
+export function uncovered(events: Json[], explained: Json[]): Json[] {
+  const left = totals(explained);
+  const out: Json[] = [];
+  for (const p of events) {
+    const k = `${p.payer}|${p.payee}|${p.reason}`;
+    const have = left.get(k) ?? 0;
+    if (have >= p.amount) left.set(k, have - p.amount);
+    else {
+      left.set(k, 0);
+      out.push({ ...p, amount: p.amount - have });
+    }
+  }
+  return out;
+}
+
+/** The rules' explanation: the formula with its numbers, one line each, with its seed item. */
+export function Formula(props: { lang: Lang; steps: Json[] }) {
+  if (!props.steps.length) return null;
   return (
-    <div class="explanation" data-testid="explanation">
-      {formula ? <p class="formula" data-testid="formula">{formula}</p> : null}
-      {steps.length ? (
-        <ol>
-          {steps.map((s) => (
-            <li>{bilingual(lang, s.text ?? s)}</li>
-          ))}
-        </ol>
-      ) : null}
-    </div>
+    <ol class="formula" data-testid="formula">
+      {props.steps.map((s) => (
+        <li>
+          {bilingual(props.lang, s)}
+          {s.seed ? (
+            <span class="rule-id" title={tr(props.lang, "lobby.rulebook")}>
+              {s.seed}
+            </span>
+          ) : null}
+        </li>
+      ))}
+    </ol>
   );
 }
 
@@ -58,9 +82,16 @@ export function SettlementView(props: {
   const name = (s: number) => seatName(lang, props.room, s, props.me);
   const players: Json[] = props.state?.players ?? [];
   const n = props.net.length || players.length;
-  const { during, settle } = splitPayments(props.events);
+  const split = splitPayments(props.events);
+  const end = props.events.find((e) => e.type === "end");
+  const explanation: Json | null = (props.explanation as Json | null) ?? end?.explanation ?? null;
+  const explained: Json[] = Array.isArray(explanation?.payments) ? explanation!.payments : [];
+  const formula: Json[] = Array.isArray(explanation?.formula) ? explanation!.formula : [];
+  // with an explanation, its worded payments; payment events it leaves out stay listed apart
+  const during = explained.length ? uncovered(split.during.concat(split.settle), explained) : split.during;
+  const settle = explained.length ? explained : split.settle;
   const fish = props.events.find((e) => e.type === "fish");
-  const reason = (p: Json) => bilingual(lang, p.reason_text) || itemName(props.items, variant, p.reason, undefined, lang);
+  const reason = (p: Json) => (p.zh || p.en ? bilingual(lang, p) : itemName(props.items, variant, p.reason, undefined, lang));
   const payList = (list: Json[], testid: string) => (
     <ul class="payments" data-testid={testid}>
       {list.map((p) => (
@@ -97,11 +128,15 @@ export function SettlementView(props: {
           </div>
         );
       })}
-      <Explanation lang={lang} value={props.explanation} />
+      {players.some((p) => p.knocked) ? (
+        <p data-testid="settle-knocked">
+          {tr(lang, "settle.knocked", { who: players.map((p, s) => (p.knocked ? name(s) : "")).filter(Boolean).join("、") })}
+        </p>
+      ) : null}
+      <Formula lang={lang} steps={formula} />
       {parts.scores.map((sc) => (
         <div class="score-block" data-testid={`score-${sc.seat}`}>
           <h4>{name(sc.seat)}</h4>
-          <Explanation lang={lang} value={sc.explanation} />
           <table class="items">
             <tbody>
               {(sc.items ?? []).map((it: Json) => (
@@ -126,10 +161,19 @@ export function SettlementView(props: {
       {fish ? (
         <div class="fish" data-testid="fish">
           <h4>{tr(lang, "settle.fish", { who: name(fish.seat) })}</h4>
-          <div class="row">
-            <Pieces variant={variant} pieces={parsePieces(variant, fish.tiles)} small lang={lang} />
-            <span>{tr(lang, "settle.fishhits", { n: (fish.hits ?? []).filter(Boolean).length })}</span>
-          </div>
+          <ul class="fish-tiles">
+            {parsePieces(variant, fish.tiles).map((t, i) => {
+              const seat: number | undefined = fish.hits?.[i];
+              const hit = seat !== undefined && props.winners.includes(seat);
+              return (
+                <li class={hit ? "hit" : undefined} data-testid="fish-tile">
+                  <Pieces variant={variant} pieces={[t]} small lang={lang} />
+                  {seat !== undefined ? <span>→ {name(seat)}</span> : null}
+                  {hit ? <strong> {tr(lang, "settle.fishhit")}</strong> : null}
+                </li>
+              );
+            })}
+          </ul>
         </div>
       ) : null}
       {during.length ? (

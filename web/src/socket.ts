@@ -85,10 +85,10 @@ export class Connection {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/ws`);
     this.ws = ws;
+    let heardAny = false;
     ws.onopen = () => {
       this.retry = 0;
       this.startHeartbeat(ws);
-      this.onStatus(true, "open");
       if (this.room) this.rejoin(this.room);
       const pending = this.queue;
       this.queue = [];
@@ -97,6 +97,11 @@ export class Connection {
     ws.onmessage = (ev) => {
       if (this.ws !== ws) return;
       this.heard = performance.now();
+      // connected once the server has spoken (an open socket alone may lead nowhere)
+      if (!heardAny) {
+        heardAny = true;
+        this.onStatus(true, "open");
+      }
       let msg: Json;
       try {
         msg = JSON.parse(String(ev.data));

@@ -85,7 +85,9 @@ export function PlayerArea(props: {
   const timer = game.timers.find((t) => t.seat === seat);
   const cards = isCardVariant(variant);
   const hidden = !info.hand && !isMe;
-  const last = lastDiscard(state.handEvents);
+  // the view names the last discard when it can; older views leave it to the events
+  const lv: Json | undefined = view.last_discard;
+  const last = lv ? { seat: lv.seat as number, piece: (lv.tile ?? lv.card) as string } : lastDiscard(state.handEvents);
   const mark = last && last.seat === seat && discards[discards.length - 1] === last.piece ? discards.length - 1 : undefined;
   const name = (s: number) => seatName(lang, room, s, state.seat);
   return (
@@ -178,6 +180,8 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
   const cards = isCardVariant(variant);
   const roundWind: number | undefined = state.match?.round_wind;
   const streak = view.dealer !== undefined ? dealerStreak(state.match, view.dealer) : 0;
+  const rawStakes = view.stakes ?? state.room?.options?.stake_form;
+  const stakes = Array.isArray(rawStakes) ? rawStakes.join("-") : rawStakes;
   const knocked = (view.players ?? []).map((p: Json, s: number) => (p.knocked ? s : -1)).filter((s: number) => s >= 0);
   // a timeout is news for the next few moves only
   const [kind, tSeat, tTurn] = (state.notice ?? "").split(":");
@@ -222,7 +226,7 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
       {cards && knocked.length ? (
         <div class="knocks" data-testid="knocks">
           {tr(lang, "table.knockedby", { who: knocked.map(name).join("、") })}
-          {view.stakes ? ` · ${tr(lang, "table.stakes", { s: Array.isArray(view.stakes) ? view.stakes.join("-") : view.stakes })}` : ""}
+          {stakes ? ` · ${tr(lang, "table.stakes", { s: stakes })}` : ""}
         </div>
       ) : null}
       {claim ? (
@@ -540,6 +544,7 @@ export function Table(props: {
                 turn={game.turn}
                 send={send}
                 aside={mineInfo.dropping ?? mineInfo.que_men ?? null}
+                readyDiscards={view.ready_discards ?? {}}
                 onHighlight={setHighlight}
                 countdown={game.legal?.length ? <Countdown lang={lang} timer={game.timers.find((t) => t.seat === me)} now={now} testid="my-countdown" /> : null}
               />

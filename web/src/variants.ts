@@ -11,7 +11,7 @@ export interface OptionField {
   optional: boolean;
   label: { zh: string; en: string } | null;
   rule: string | null;
-  choices: string[] | null;
+  choices: unknown[] | null;
   min: number | null;
   max: number | null;
 }
@@ -24,6 +24,12 @@ export interface VariantInfo {
   options: OptionField[];
   bots: string[];
   defaultBot: string | null;
+  /** The bot levels' own names, when the server gives them. */
+  botNames: Record<string, { zh: string; en: string }>;
+  /** The option that sets the number of seats (Qing'er's participants), if any. */
+  seatsOption: string | null;
+  /** Where the rule book is, when it is a web address (rule ids link into it). */
+  ruleBook: string | null;
   /** The calculator's win flags for this game, when the server lists them. */
   flags: string[] | null;
 }
@@ -50,7 +56,7 @@ function label(v: unknown): { zh: string; en: string } | null {
 }
 
 function normalizeField(f: Json): OptionField {
-  const choices = Array.isArray(f.choices) ? f.choices.map(String) : null;
+  const choices = Array.isArray(f.choices) && f.choices.length ? f.choices : null;
   return {
     name: String(f.name),
     type: fieldType(f.type, f.default, choices),
@@ -59,8 +65,8 @@ function normalizeField(f: Json): OptionField {
     label: label(f.label ?? (f.zh || f.en ? { zh: f.zh, en: f.en } : null)),
     rule: f.rule ?? f.rule_id ?? f.rule_book ?? null,
     choices,
-    min: typeof f.min === "number" ? f.min : null,
-    max: typeof f.max === "number" ? f.max : null,
+    min: typeof (f.minimum ?? f.min) === "number" ? (f.minimum ?? f.min) : null,
+    max: typeof (f.maximum ?? f.max) === "number" ? (f.maximum ?? f.max) : null,
   };
 }
 
@@ -71,7 +77,15 @@ export function normalizeVariant(v: Json): VariantInfo {
   const raw = v.option_fields ?? v.fields ?? v.options;
   if (Array.isArray(raw)) options = raw.map(normalizeField);
   else if (raw && typeof raw === "object") options = Object.entries(raw).map(([name, d]) => normalizeField({ name, default: d }));
-  const bots: string[] = (v.server_bot_levels ?? v.bots ?? v.bot_levels ?? []).map((b: unknown) => (typeof b === "string" ? b : String((b as Json).name)));
+  // the bots: a list of levels, or {levels, server, default, names} (the server's own first)
+  const botInfo: Json = v.bots && !Array.isArray(v.bots) ? v.bots : {};
+  const rawBots = botInfo.server ?? botInfo.levels ?? v.server_bot_levels ?? v.bots ?? v.bot_levels ?? [];
+  const bots: string[] = (Array.isArray(rawBots) ? rawBots : []).map((b: unknown) => (typeof b === "string" ? b : String((b as Json).name)));
+  const botNames: Record<string, { zh: string; en: string }> = {};
+  for (const [k, n] of Object.entries((botInfo.names ?? {}) as Json)) {
+    const l = label(n);
+    if (l) botNames[k] = l;
+  }
   const seats = typeof v.seats === "number" ? v.seats : (v.n_seats ?? v.seats?.default ?? 4);
   return {
     name: String(v.name),
@@ -80,9 +94,22 @@ export function normalizeVariant(v: Json): VariantInfo {
     pieces: v.pieces === "cards" ? "cards" : v.pieces === "tiles" ? "tiles" : v.name === "qinger" ? "cards" : "tiles",
     options,
     bots,
-    defaultBot: v.default_bot ?? (bots.includes("greedy") ? "greedy" : (bots[0] ?? null)),
+    defaultBot: (bots.includes(botInfo.default) ? botInfo.default : null) ?? v.default_bot ?? (bots.includes("greedy") ? "greedy" : (bots[0] ?? null)),
+    botNames,
+    seatsOption: typeof v.seats_option === "string" ? v.seats_option : null,
+    ruleBook: typeof v.rule_book === "string" && /^https?:\/\//.test(v.rule_book) ? v.rule_book : null,
     flags: Array.isArray(v.calculator_flags ?? v.flags) ? (v.calculator_flags ?? v.flags).map(String) : null,
   };
+}
+
+/** The seats a table has with these option values (the seats option, when the game has one). */
+export function seatCount(v: VariantInfo, values: Record<string, unknown>): number {
+  if (v.seatsOption) {
+    const f = v.options.find((o) => o.name === v.seatsOption);
+    const n = v.seatsOption in values ? values[v.seatsOption] : f?.default;
+    if (typeof n === "number" && n > 0) return n;
+  }
+  return v.seats;
 }
 
 export function variantName(lang: Lang, v: VariantInfo, fallback: string): string {

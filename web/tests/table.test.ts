@@ -3,10 +3,10 @@ import { callouts, cueFor, describeEvent, diceOf, isLeopard, lastDiscard } from 
 import { errorText } from "../src/i18n";
 import { botLevelName, seatName, signed } from "../src/names";
 import { autoAction, DEFAULT_PREFS } from "../src/prefs";
-import { splitPayments } from "../src/settlement";
+import { splitPayments, uncovered } from "../src/settlement";
 import { initialState } from "../src/state";
 import { dealerStreak, liveTotals } from "../src/table";
-import { changedOptions, normalizeVariant, parseField } from "../src/variants";
+import { changedOptions, normalizeVariant, parseField, seatCount } from "../src/variants";
 import { viewWaits } from "../src/waits";
 
 describe("formatting", () => {
@@ -76,6 +76,17 @@ describe("settlement parts", () => {
     expect(during.map((p) => p.amount)).toEqual([2]);
     expect(settle.map((p) => p.amount)).toEqual([8]);
   });
+  it("lists every payment once: the explanation's worded lines, and the events it leaves out", () => {
+    const events = [
+      { payer: 1, payee: 0, amount: 2, reason: "gang" },
+      { payer: 2, payee: 0, amount: 4, reason: "hu" },
+      { payer: 2, payee: 0, amount: 4, reason: "hu" },
+    ];
+    expect(uncovered(events, [{ payer: 2, payee: 0, amount: 8, reason: "hu", zh: "自摸" }])).toEqual([events[0]]);
+    expect(uncovered(events, [{ payer: 2, payee: 0, amount: 5, reason: "hu" }, { payer: 1, payee: 0, amount: 2, reason: "gang" }])).toEqual([
+      { payer: 2, payee: 0, amount: 3, reason: "hu" },
+    ]);
+  });
   it("moves the table's scores with the hand's payments, once", () => {
     const s: any = { ...initialState(), room: { n_seats: 4 }, match: { totals: [5, -5, 0, 0] }, game: { state: { net: [2, -2, 0, 0] } } };
     expect(liveTotals(s)).toEqual([7, -7, 0, 0]);
@@ -125,14 +136,51 @@ describe("/api/variants", () => {
   });
 });
 
+describe("/api/variants from Variant.describe()", () => {
+  const v = normalizeVariant({
+    name: "qinger",
+    names: { zh: "青儿", zht: "青兒", en: "Qing'er" },
+    pieces: "cards",
+    seats: 3,
+    seats_option: "participants",
+    options: [
+      { name: "participants", type: "choice", default: 3, nullable: false, choices: [3, 4], minimum: null, maximum: null, label: { zh: "人数", en: "players" }, rule: "Q2" },
+      { name: "hands", type: "int", default: 6, nullable: true, choices: [], minimum: 1, maximum: 99, label: { zh: "局数", en: "hands" }, rule: null },
+    ],
+    bots: { levels: ["random", "greedy", "strong"], server: ["random", "greedy"], default: "greedy", names: { random: { zh: "简单", en: "easy" } } },
+    rule_book: "docs/rules/qinger.md",
+  });
+  it("offers the server's bot levels only, with their names", () => {
+    expect(v.bots).toEqual(["random", "greedy"]);
+    expect(v.defaultBot).toBe("greedy");
+    expect(v.botNames.random).toEqual({ zh: "简单", en: "easy" });
+    expect(v.names).toEqual({ zh: "青儿", en: "Qing'er" });
+    expect(v.ruleBook).toBeNull(); // a path in the repository, not a web address
+  });
+  it("reads bounds, choices and the seats option", () => {
+    expect(v.options[0]).toMatchObject({ type: "choice", choices: [3, 4], label: { zh: "人数", en: "players" }, rule: "Q2" });
+    expect(v.options[1]).toMatchObject({ type: "int", choices: null, min: 1, max: 99, optional: true });
+    expect(seatCount(v, {})).toBe(3);
+    expect(seatCount(v, { participants: 4 })).toBe(4);
+  });
+});
+
 describe("help for the hand", () => {
-  it("reads waits with unseen counts and the reason a wait is not a win", () => {
-    const view = { players: [{ waits: [{ tile: "5m", unseen: 2, legal: true }, { tile: "8p", unseen: 0, legal: false, reason: { code: "few_flowers", zh: "花不够", en: "too few flowers" } }] }] };
-    expect(viewWaits("zh", view, 0)).toEqual([
-      { piece: "5m", unseen: 2, legal: true, reason: "" },
-      { piece: "8p", unseen: 0, legal: false, reason: "花不够" },
-    ]);
-    expect(viewWaits("en", view, 0)[1].reason).toBe("too few flowers");
+  it("reads the view's waits: unseen copies, and why a wait would not be a win", () => {
+    const view = {
+      waits: [
+        { tile: "5m", left: 2, self_draw: null, discard: null },
+        { tile: "8p", left: 0, self_draw: null, discard: { code: "feng_hu", zh: "封胡", en: "sealed by 封胡" } },
+      ],
+    };
+    const w = viewWaits("zh", view, 0);
+    expect(w[0]).toEqual({ piece: "5m", unseen: 2, selfDraw: { ok: true, reason: "" }, discard: { ok: true, reason: "" }, value: null });
+    expect(w[1].discard).toEqual({ ok: false, reason: "封胡" });
+    expect(viewWaits("en", view, 0)[1].discard.reason).toBe("sealed by 封胡");
     expect(viewWaits("zh", { players: [{}] }, 0)).toEqual([]);
+  });
+  it("reads Qing'er's waits with the value the gate compares", () => {
+    const w = viewWaits("zh", { waits: [{ card: "7h", left: 1, self_draw: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, discard: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, value: 58 }] }, 0);
+    expect(w[0]).toMatchObject({ piece: "7h", unseen: 1, value: 58, selfDraw: { ok: false, reason: "不过六十" } });
   });
 });

@@ -46,7 +46,8 @@ INF = 99
 """Distance of an impossible target (more than four sets needed, say)."""
 
 N_SETS = 4
-MAX_WILDS = 8
+MAX_WILDS = 14
+"""Up to a whole hand: three wild kinds (HA3) put eleven wilds in play."""
 
 
 class WildWait(IntEnum):
@@ -345,7 +346,7 @@ class WildAnalyser:
       ``seven_pairs_readings(...)``: every reading with the wilds' faces.
 
     ``counts`` holds the natural tiles only (34 counts, bytes or a sequence of ints);
-    ``wilds`` is 0…8.
+    ``wilds`` is 0…14.
 
     >>> from paiju.components.notation import parse_tiles, tile_counts
     >>> c = bytes(tile_counts(parse_tiles("123m456p789s1122z"))[:34])

@@ -72,6 +72,9 @@ class MahjongRules:
     engine then asks :meth:`extra_complete` and :meth:`extra_waits` as well."""
     feeding_limit: int | None = None
     """Melds one seat may feed another before it is sealed (Jiaxing 封胡); None: no limit."""
+    wild_kinds: tuple[int, ...] = ()
+    """Kinds that are wild this hand (Jiaxing 混儿), fixed by :meth:`after_deal`; the rules'
+    own :meth:`complete`, :meth:`waits_of` and :meth:`shanten` account for them."""
 
     def tiles(self) -> list[int]:
         return [k for k in range(34) for _ in range(4)]
@@ -81,6 +84,31 @@ class MahjongRules:
     ) -> tuple[int, dict[str, Any]]:
         """Where the shuffled wall is broken (an offset) and what to record about it."""
         return (sum(dice) * 2 * 17) % n_tiles, {}
+
+    def after_deal(self, hand: MahjongHand) -> list[Event]:
+        """Called once the tiles are dealt (before anyone acts): may turn up an indicator
+        (``hand.indicator``, ``hand.set_aside``) and returns the events to record."""
+        return []
+
+    def complete(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
+        """Whether concealed counts ``key`` (the seat's melds aside) form a complete hand."""
+        return MAHJONG.is_complete(key, len(hand.melds[seat]))
+
+    def waits_of(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> list[int]:
+        """Kinds that complete concealed counts ``key`` one tile short."""
+        return MAHJONG.waits(key, declared)
+
+    def shanten(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> int:
+        """Exact shanten of concealed counts ``key`` with ``declared`` melds (bots ask)."""
+        return MAHJONG.shanten(key, declared)
+
+    def may_discard(self, hand: MahjongHand, seat: int, tile: int) -> bool:
+        """Whether ``seat`` may discard ``tile`` (a 混儿 may not, by default)."""
+        return True
+
+    def may_meld(self, hand: MahjongHand, seat: int, tile: int) -> bool:
+        """Whether ``tile`` may be part of a meld (碰, 杠, 补杠, 吃) for ``seat``."""
+        return True
 
     def extra_complete(self, hand: MahjongHand, seat: int) -> bool:
         """Whether ``seat``'s 14 tiles win in a way the standard analyser misses."""
@@ -92,12 +120,12 @@ class MahjongRules:
 
     def is_ready(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
         """Whether concealed counts ``key`` (one tile short) may be declared ready."""
-        return bool(MAHJONG.waits(key, len(hand.melds[seat])))
+        return bool(self.waits_of(hand, seat, key, len(hand.melds[seat])))
 
     def may_be_ready(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
         """A quick test on a full hand ``key``: False when no discard can leave it ready
         (saves trying each discard with :meth:`is_ready`)."""
-        return MAHJONG.shanten(key, len(hand.melds[seat])) <= 0
+        return self.shanten(hand, seat, key, len(hand.melds[seat])) <= 0
 
     def may_win(self, hand: MahjongHand, seat: int) -> bool:
         """Whether ``seat`` may win at all this hand (Jiaxing 封胡 says no)."""
@@ -199,8 +227,14 @@ class MahjongHand:
         self.win_results: dict[int, Any] = {}
         self.win_info: dict[int, MahjongWin] = {}
         self.exhausted = False
+        self.explanation: dict[str, Any] | None = None
+        """The settlement's explanation (JSON), left by ``rules.settle`` for the end event."""
         self.ready = [False] * N_SEATS
         """Seats that declared ready (天听): their hands are locked."""
+        self.indicator = -1
+        """A tile turned up after the deal and shown to all (Jiaxing 混儿), or -1."""
+        self.set_aside: list[int] = []
+        """Tiles taken out of play after the deal (a turned-up indicator)."""
         self._odd = rules.odd_shapes
         self._declare = rules.ready_declaration
         self._legal: dict[int, list[int]] = {}
@@ -236,6 +270,7 @@ class MahjongHand:
         self.drawn_count[self.dealer] = 1
         if flowers:
             self._opening_flowers(order, hands)
+        self.log.extend(self.rules.after_deal(self))
         if self._declare and self.rules.ready_at_deal_others:
             self._open_declarations()
 
@@ -326,16 +361,23 @@ class MahjongHand:
         if self.ready[seat]:
             return self._locked_actions(seat)
         c = self.counts[seat]
+        rules = self.rules
         out = [k for k in range(34) if c[k]]
+        if rules.wild_kinds:
+            out = [k for k in out if rules.may_discard(self, seat, k)]
         if self.drawn < 0:
             # right after a pong: a discard is the only move (a kong or a win here would
             # skip the draw that makes it one)
             return out
         if self.tail > self.head:
             if 4 in c:
-                out.extend(A.CONCEALED_KONG + k for k in range(34) if c[k] == 4)
+                out.extend(
+                    A.CONCEALED_KONG + k
+                    for k in range(34)
+                    if c[k] == 4 and rules.may_meld(self, seat, k)
+                )
             for m in self.melds[seat]:
-                if m.type is MeldType.PONG and c[m.tile]:
+                if m.type is MeldType.PONG and c[m.tile] and rules.may_meld(self, seat, m.tile):
                     out.append(A.ADDED_KONG + m.tile)
         if self._can_complete(seat, bytes(c)) and self._win_allowed(seat, -1, WinType.SELF_DRAW):
             out.append(A.ZIMO)
@@ -353,7 +395,7 @@ class MahjongHand:
             return []
         out = []
         for k in range(34):
-            if c[k]:
+            if c[k] and self.rules.may_discard(self, seat, k):
                 c[k] -= 1
                 if self.rules.is_ready(self, seat, bytes(c)):
                     out.append(A.TING + k)
@@ -365,21 +407,24 @@ class MahjongHand:
         of the drawn tile that leaves the waits exactly as they were."""
         c = self.counts[seat]
         drawn = self.drawn
-        out = [drawn]
+        rules = self.rules
+        out = [drawn] if rules.may_discard(self, seat, drawn) else []
         declared = len(self.melds[seat])
-        if c[drawn] == 4 and self.tail > self.head:
+        if c[drawn] == 4 and self.tail > self.head and rules.may_meld(self, seat, drawn):
             before = bytearray(c)
             before[drawn] -= 1
             after = bytearray(c)
             after[drawn] = 0
-            if MAHJONG.waits(bytes(before), declared) == MAHJONG.waits(bytes(after), declared + 1):
+            if rules.waits_of(self, seat, bytes(before), declared) == rules.waits_of(
+                self, seat, bytes(after), declared + 1
+            ):
                 out.append(A.CONCEALED_KONG + drawn)
         if self._can_complete(seat, bytes(c)) and self._win_allowed(seat, -1, WinType.SELF_DRAW):
             out.append(A.ZIMO)
         return out
 
     def _can_complete(self, seat: int, key: bytes) -> bool:
-        if MAHJONG.is_complete(key, len(self.melds[seat])):
+        if self.rules.complete(self, seat, key):
             return True
         return self._odd and self.rules.extra_complete(self, seat)
 
@@ -387,7 +432,7 @@ class MahjongHand:
         """Kinds that complete ``seat``'s hand (cached until the hand changes)."""
         w = self._waits[seat]
         if w is None:
-            w = MAHJONG.waits(bytes(self.counts[seat]), len(self.melds[seat]))
+            w = self.rules.waits_of(self, seat, bytes(self.counts[seat]), len(self.melds[seat]))
             if self._odd:
                 w = self.rules.extra_waits(self, seat, w)
             self._waits[seat] = w
@@ -507,7 +552,8 @@ class MahjongHand:
         n = c[tile]
         wall_left = self.tail > self.head
         opts: list[int] = []
-        if n >= 2 and wall_left and not self.ready[seat]:
+        meldable = not self.rules.wild_kinds or self.rules.may_meld(self, seat, tile)
+        if n >= 2 and wall_left and not self.ready[seat] and meldable:
             opts.append(A.PONG)
             if n == 3:
                 opts.append(A.KONG)
@@ -518,8 +564,13 @@ class MahjongHand:
             and seat == (self.claim_from + 1) % 4
             and wall_left
             and not self.ready[seat]
+            and meldable
         ):
-            opts.extend(chi_options(c, tile))
+            opts.extend(
+                code
+                for code in chi_options(c, tile)
+                if all(self.rules.may_meld(self, seat, t) for t in _chi_tiles(tile, code))
+            )
         if opts:
             opts.insert(0, A.PASS)
         return opts
@@ -705,7 +756,7 @@ class MahjongHand:
         self.phase = END
         self.log.append(Event("exhaustive_draw"))
         self.log.extend(self.rules.settle(self))
-        self.log.append(Event("end", data={"net": self.net()}))
+        self.log.append(Event("end", data=self._end_data()))
 
     # -- winning -------------------------------------------------------------------
     def _build_win(self, seat: int, tile: int, how: WinType) -> MahjongWin:
@@ -731,6 +782,7 @@ class MahjongHand:
             draw_streak=self.rules.draw_streak,
             leopard=self.leopard,
             kong_chain=max(1, self.kong_chain),
+            hun=Tile(self.indicator) if self.indicator >= 0 else None,
         )
 
     def _flags(self, seat: int, how: WinType, source: int | None) -> list[str]:
@@ -778,9 +830,15 @@ class MahjongHand:
             Event("win", data={"winners": winners, "how": how.value, "tile": TILE_TEXT[tile]})
         )
         self.log.extend(self.rules.settle(self))
-        self.log.append(Event("end", data={"net": self.net()}))
+        self.log.append(Event("end", data=self._end_data()))
 
     # -- results and views ---------------------------------------------------------
+    def _end_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"net": self.net()}
+        if self.explanation is not None:
+            data["explanation"] = self.explanation
+        return data
+
     def net(self) -> list[int]:
         out = [0] * N_SEATS
         for p in self.ledger:
@@ -838,6 +896,9 @@ class MahjongHand:
             out["drawn"] = TILE_TEXT[self.drawn]
         if self.phase in (CLAIM, ROB):
             out["claim_tile"] = TILE_TEXT[self.claim_tile]
+        if self.indicator >= 0:
+            out["indicator"] = TILE_TEXT[self.indicator]
+            out["wild_kinds"] = [TILE_TEXT[k] for k in self.rules.wild_kinds]
         out["events"] = [for_seat(e, seat) for e in self.log[-8:]]
         return out
 
@@ -852,6 +913,7 @@ class MahjongHand:
         new.flowers = [list(f) for f in self.flowers]
         new.ready = list(self.ready)
         new.fed = [list(f) for f in self.fed]
+        new.set_aside = list(self.set_aside)
         new.ledger = list(self.ledger)
         new.log = list(self.log)
         new.drawn_count = list(self.drawn_count)
@@ -883,6 +945,8 @@ class MahjongHand:
                 left[t] -= 1
             for f in self.flowers[s]:
                 left[f] -= 1
+        for t in self.set_aside:
+            left[t] -= 1
         if self.phase == ROB and self.rob_seat != seat:
             left[self.claim_tile] -= 1
         if min(left) < 0:  # pragma: no cover - the hand conserves tiles
@@ -1010,6 +1074,11 @@ def chi_options(counts: bytearray, tile: int) -> list[int]:
     if rank >= 2 and counts[tile - 2] and counts[tile - 1]:
         out.append(A.CHI_HIGH)
     return out
+
+
+def _chi_tiles(tile: int, code: int) -> tuple[int, int, int]:
+    low = tile - (code - A.CHI_LOW)
+    return (low, low + 1, low + 2)
 
 
 def _any_tile(counts: bytearray) -> int:

@@ -45,6 +45,7 @@ from paiju.engine.events import Event, to_json
 from paiju.engine.fairness import HandRandom
 from paiju.variants.base import MeldType, Payment, WinType
 from paiju.variants.qinger import scoring as S
+from paiju.variants.qinger.explain import explain_hand
 from paiju.variants.qinger.options import QingerOptions
 
 # -- actions ---------------------------------------------------------------------------
@@ -223,6 +224,8 @@ class QingerHand:
         self.win_card = -1
         self.win_source = -1
         self.result: S.QingerResult | None = None
+        self.explanation: dict[str, Any] | None = None
+        """The settlement explained (JSON), carried by the end event."""
         if dealer is None:
             dealer = self._draw_for_dealer()
         elif not (isinstance(dealer, int) and 0 <= dealer < n):
@@ -743,6 +746,7 @@ class QingerHand:
         if not result.valid:  # pragma: no cover - legal_actions offers passing wins only
             raise AssertionError(f"an offered win did not score: {result.reason_en}")
         self.result = result
+        self.explanation = explain_hand(hand, result, self.players).to_json()
         for role, seat in enumerate(self.players):
             self.log.append(
                 Event(
@@ -770,7 +774,7 @@ class QingerHand:
                     },
                 )
             )
-        self.log.append(Event("end", data={"net": self.net()}))
+        self.log.append(Event("end", data={"net": self.net(), "explanation": self.explanation}))
 
     # -- results and views ---------------------------------------------------------
     def net(self) -> list[int]:

@@ -44,16 +44,24 @@ class RecordError(ValueError):
 
 
 def header(match: Match, seats: list[str]) -> dict[str, Any]:
-    return {
+    # the profile names the table of values the full options were built from (issue 16);
+    # looked up lazily, as replay looks up flows, so that the engine imports no variant
+    from paiju.variants.profiles import describe
+
+    options = options_to_mapping(match.options)
+    out: dict[str, Any] = {
         "record": "paiju",
         "format": FORMAT_VERSION,
         "variant": match.flow.name,
-        "options": options_to_mapping(match.options),
-        "engine": paiju.__version__,
-        "seed": match.seed,
-        "seats": seats,
-        **({} if match.fair is None else {"fair": match.fair.header()}),
+        "options": options,
     }
+    profile = describe(match.flow.name, options)
+    if profile is not None:
+        out["profile"] = profile
+    out.update({"engine": paiju.__version__, "seed": match.seed, "seats": seats})
+    if match.fair is not None:
+        out["fair"] = match.fair.header()
+    return out
 
 
 def match_end(match: Match, hands: int | None = None) -> dict[str, Any]:

@@ -140,8 +140,9 @@ def export_npz(net: Any, path: Path, variant: str, encoder: Any) -> None:
     body = [m for m in net.body if hasattr(m, "weight")]
     arrays: dict[str, Any] = {}
     for i, layer in enumerate([*body, net.pi]):
-        arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
-        arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float32)
+        # float16 halves the file; the bot computes in float32
+        arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float16)
+        arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float16)
     arrays["variant"] = np.array(variant)
     arrays["n_planes"] = np.array(encoder.n_planes)
     arrays["n_scalars"] = np.array(encoder.n_scalars)

@@ -110,6 +110,9 @@ class MahjongWin:
     """How many seats won on this discard or robbed kong, this one included (1 for a
     self-draw). Jiaxing's 一炮三响 floor (J18) depends on it; the flag
     ``multiple_winners`` says only that it is more than one."""
+    hun: Tile | None = None
+    """The indicator turned up after the deal (Jiaxing's ``hun`` option, 混儿); its kind
+    and the next are wild. None: no wilds this hand."""
 
     @property
     def self_drawn(self) -> bool:

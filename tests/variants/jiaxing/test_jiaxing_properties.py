@@ -115,6 +115,8 @@ def situations(draw: st.DrawFn) -> dict[str, Any]:
     options = {name: draw(st.sampled_from(values)) for name, values in LITERALS.items()}
     if seven_pairs and options["quad_in_seven_pairs"] == "not_allowed":
         assume(all(counts[k] == 2 for k in hand))
+    # a 混儿 situation needs its indicator field: test_jiaxing_hun covers those
+    options["hun"] = False
     options["feng_hu_threshold"] = draw(st.integers(1, 4))
     options["floor"] = draw(st.integers(0, 12))
     if options["ting_declaration"] and draw(st.booleans()):

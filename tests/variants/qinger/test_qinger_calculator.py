@@ -29,7 +29,7 @@ def test_valid_case(case: dict[str, Any]) -> None:
     status, out = score(case["input"])
     assert status == 0, out
     assert out["valid"] is True and out["variant"] == "qinger"
-    assert set(out) == {"valid", "variant", "scores", "items", "payments"}
+    assert set(out) == {"valid", "variant", "scores", "items", "payments", "explanation"}
     assert out["scores"] == case["scores"]
     assert out["payments"] == case["payments"]
     assert sum(out["payments"]) == 0

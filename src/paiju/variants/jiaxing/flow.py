@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.components.tiles import Tile
+from paiju.components.analysis import MAHJONG
+from paiju.components.tiles import TILE_TEXT, Tile
+from paiju.components.wild import WILD, split_wilds
 from paiju.engine.events import Event
 from paiju.engine.fairness import HandRandom
-from paiju.engine.mahjong import MahjongHand, MahjongRules
+from paiju.engine.mahjong import ACT, MahjongHand, MahjongRules
 from paiju.variants.base import MahjongWin, Meld, Payment, WinResult, WinType
-from paiju.variants.jiaxing import scoring
+from paiju.variants.explain import Explanation, PaymentLine, combine, exhausted, grouped
+from paiju.variants.jiaxing import explain, hun, scoring
 from paiju.variants.jiaxing.options import JiaxingOptions
 
 
@@ -33,8 +36,100 @@ class JiaxingRules(MahjongRules):
         self.ready_anytime = self.options.ting_declaration
         self.ready_flag = scoring.DECLARED_READY
         self.feeding_limit = self.options.feng_hu_threshold if self.options.feng_hu else None
+        self.wild_kinds: tuple[int, ...] = ()
+        self._wild_set: frozenset[int] = frozenset()
+
+    # -- 混儿 (option hun): the indicator, wild-aware checks, what a 混儿 may not do ------
+    def after_deal(self, hand: MahjongHand) -> list[Event]:
+        options = self.options
+        if not options.hun:
+            return []
+        # H3: the tile at the wall's tail (where replacements come from) is turned up
+        tile = hand.wall[hand.tail - 1]
+        hand.indicator = tile
+        if options.hun_indicator_out:
+            hand.tail -= 1
+            hand.set_aside.append(tile)
+        self.wild_kinds = hun.wild_kinds(tile, options.hun_kinds)
+        self._wild_set = frozenset(self.wild_kinds)
+        return [
+            Event(
+                "indicator",
+                tile=tile,
+                data={
+                    "wild_kinds": [TILE_TEXT[k] for k in self.wild_kinds],
+                    "out_of_play": options.hun_indicator_out,
+                },
+            )
+        ]
+
+    def _split(self, key: bytes) -> tuple[bytes, int]:
+        return split_wilds(key, self.wild_kinds)
+
+    def complete(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
+        if not self.wild_kinds:
+            return super().complete(hand, seat, key)
+        natural, wilds = self._split(key)
+        declared = len(hand.melds[seat])
+        quad = self.options.quad_in_seven_pairs != "not_allowed"
+        if self.options.hun_in_seven_pairs:
+            return WILD.is_complete(natural, wilds, declared, quad_as_two_pairs=quad)
+        if WILD.is_complete_standard(natural, wilds, declared):
+            return True
+        return not declared and WILD.is_seven_pairs(key, 0, quad_as_two_pairs=quad)
+
+    def waits_of(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> list[int]:
+        if not self.wild_kinds:
+            return super().waits_of(hand, seat, key, declared)
+        natural, wilds = self._split(key)
+        quad = self.options.quad_in_seven_pairs != "not_allowed"
+        sp = self.options.hun_in_seven_pairs
+        found = [
+            k
+            for k in WILD.waits(natural, wilds, declared, seven_pairs=sp, quad_as_two_pairs=quad)
+            if k not in self._wild_set
+        ]
+        if not sp and declared == 0:
+            found = sorted(set(found) | set(MAHJONG.waits(key, 0)) - self._wild_set)
+        if found:
+            # a drawn 混儿 completes every ready hand
+            return sorted({*found, *self.wild_kinds})
+        return found
+
+    def shanten(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> int:
+        if not self.wild_kinds:
+            return super().shanten(hand, seat, key, declared)
+        natural, wilds = self._split(key)
+        quad = self.options.quad_in_seven_pairs != "not_allowed"
+        return WILD.shanten(
+            natural,
+            wilds,
+            declared,
+            seven_pairs=self.options.hun_in_seven_pairs,
+            quad_as_two_pairs=quad,
+        )
+
+    def may_discard(self, hand: MahjongHand, seat: int, tile: int) -> bool:
+        return tile not in self._wild_set or self.options.hun_discard == "dead_hand"
+
+    def may_meld(self, hand: MahjongHand, seat: int, tile: int) -> bool:
+        if tile not in self._wild_set:
+            return True
+        # 金杠 (HA15): a concealed kong of four alike 混儿, the seat's own tiles only
+        return (
+            self.options.jin_gang > 0
+            and hand.current == seat
+            and hand.phase == ACT
+            and hand.counts[seat][tile] == 4
+        )
+
+    def dead(self, hand: MahjongHand, seat: int) -> bool:
+        """小相公 (HA14 b): the seat discarded a 混儿 this hand."""
+        return any(t in self._wild_set for t in hand.discards[seat])
 
     def may_win(self, hand: MahjongHand, seat: int) -> bool:
+        if self._wild_set and self.dead(hand, seat):
+            return False
         if self.feeding_limit is None:
             return True
         # 封胡 (J17): feeding one opponent three sets seals the feeder for this hand
@@ -50,19 +145,35 @@ class JiaxingRules(MahjongRules):
         self, hand: MahjongHand, seat: int, meld: Meld, chain_payer: int | None
     ) -> list[Payment]:
         payer = chain_payer if self.options.lian_gang else None
+        if int(meld.tile) in self._wild_set:
+            return list(scoring.kong_money(meld, seat, self.options, jin=True))
         return list(scoring.kong_money(meld, seat, self.options, chain_payer=payer))
 
     def settle(self, hand: MahjongHand) -> list[Event]:
         events: list[Event] = []
+        kong_paid = [p for p in hand.ledger if p.reason in ("gang", "jin_gang")]
         if hand.exhausted:
             # 荒庄: nobody is paid for a win and nobody fishes (J32); kong money stands
+            hand.explanation = (
+                exhausted(
+                    "jiaxing",
+                    "荒庄：无人和牌，不付和牌分，不钓鱼；杠钱照付",
+                    "drawn hand: nobody won, nothing is paid for a win, no fishing;"
+                    " kong money stands",
+                    "J32, JA22",
+                )
+                .with_payments(_gang_lines(kong_paid))
+                .to_json()
+            )
             return events
         values: dict[int, int] = {}
+        parts: list[Explanation] = []
         for seat in hand.winners:
             win = hand.win_info[seat]
             result = self.score(win)
             hand.win_results[seat] = result
             values[seat] = result.per_payer
+            part = explain.explain_win(win, result)
             events.append(
                 Event(
                     "score",
@@ -81,11 +192,21 @@ class JiaxingRules(MahjongRules):
                 and len(hand.melds[win.source]) == 4
             ):
                 # 全求人反冲 (J30): the discarder was down to one tile behind four melds
-                events.extend(_pay(hand, scoring.fan_chong(win.source, seat, self.options)))
+                fan = scoring.fan_chong(win.source, seat, self.options)
+                events.extend(_pay(hand, fan))
+                part = part.with_payments(explain.payment_lines(win, fan))
+            parts.append(part)
+        explained = combine("jiaxing", parts)
         if self.fisher is not None:
             tail = hand.remaining_tail(self.options.fishing_tiles)
             payments, hits = scoring.fishing(
                 [Tile(t) for t in tail], self.fisher, values, self.options
+            )
+            first = hand.win_info[hand.winners[0]]
+            explained = explained + Explanation(
+                "jiaxing",
+                (explain.explain_fishing(self.fisher, [Tile(t) for t in tail], hits, values),),
+                tuple(explain.payment_lines(first, payments)),
             )
             events.append(
                 Event(
@@ -95,7 +216,16 @@ class JiaxingRules(MahjongRules):
                 )
             )
             events.extend(_pay(hand, payments))
+        hand.explanation = explained.with_payments(_gang_lines(kong_paid)).to_json()
         return events
+
+
+def _gang_lines(paid: list[Payment]) -> list[PaymentLine]:
+    lines = []
+    for payer, payee, reason, amount in grouped(paid):
+        zh, en, seed = "杠钱（开杠时当场付）", "kong money (paid at the kong)", "J2, J27, J29"
+        lines.append(PaymentLine(payer, payee, amount, reason, zh, en, seed))
+    return lines
 
 
 def _pay(hand: MahjongHand, payments: Any) -> list[Event]:

@@ -68,6 +68,37 @@ _TABLE: tuple[ItemDef, ...] = (
     ItemDef("di_hu", "地胡", "地胡", "earthly hand (first draw)", None, 8, "J26"),
     ItemDef("ren_hu", "人胡", "人胡", "human hand (dealer's first discard)", 8, None, "J25"),
     ItemDef("ting_pai", "听牌", "聽牌", "declared ready (报听)", 1, 1, "J22"),
+    # 混儿 fans (option hun, rule book "混儿": H6/H7); under hun_stacking 'tianjin' each
+    # doubling is listed at what it adds
+    ItemDef(
+        "zhuo_wu_er", "捉伍儿", "捉伍兒", "catching the five: 5万 closes 4-5-6万", 3, 3, "J0, H6"
+    ),
+    ItemDef("long", "龙", "龍", "dragon: 123, 456, 789 of one suit", 4, 4, "J0, H6"),
+    ItemDef(
+        "ti_liu", "提溜", "提溜", "Tianjin base: no catching-the-five, no dragon", 1, 1, "J0, HA1"
+    ),
+    ItemDef(
+        "ben_hun_er_long",
+        "本混儿龙",
+        "本混兒龍",
+        "the dragon is in the wild tiles' suit (×2 of 龙)",
+        4,
+        4,
+        "J0, H6",
+    ),
+    ItemDef("mei_hun_er", "没混儿", "沒混兒", "no wild tile held", 2, 2, "J0, H6"),
+    ItemDef(
+        "hun_er_diao",
+        "混儿吊",
+        "混兒吊",
+        "wild wait: the rest of the block is wilds",
+        2,
+        2,
+        "J0, H6",
+    ),
+    ItemDef(
+        "gang_kai", "杠开", "槓開", "win on a kong replacement (wild-tile fan)", 2, 2, "J0, H6"
+    ),
     ItemDef(
         "yi_pao_san_xiang",
         "一炮三响",
@@ -113,10 +144,21 @@ _TABLE: tuple[ItemDef, ...] = (
         "money",
     ),
     ItemDef("diao_yu", "钓鱼", "釣魚", "fishing", None, None, "J32", "money"),
+    ItemDef("jin_gang", "金杠", "金槓", "kong of four wild tiles", None, None, "J0, HA15", "money"),
 )
 
 ITEMS: dict[str, ItemDef] = {item.id: item for item in _TABLE}
 """Every Jiaxing item by id, in rule-book order."""
+
+HUN_IDS = (
+    "hun_er_diao",
+    "mei_hun_er",
+    "zhuo_wu_er",
+    "long",
+    "ben_hun_er_long",
+    "gang_kai",
+)
+"""The six 混儿 fans the seed names (H6); ``ti_liu`` is only Tianjin stacking's base."""
 
 PATTERN_IDS = frozenset({"qing_yi_se", "peng_peng_hu", "qi_xiao_dui", "da_qi_dui", "quan_qiu_ren"})
 """Hand patterns: the part that 杠上炮 doubles under ``gang_shang_pao='double'``."""

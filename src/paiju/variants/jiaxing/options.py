@@ -121,6 +121,67 @@ class JiaxingOptions:
     """J30: what a seat holding 全求人 (four melds, one tile) pays extra when it discards
     into a win; 0 turns 反冲 off."""
 
+    # -- 混儿 wild tiles (docs/rules/jiaxing.md, "混儿"; off by default) ----------------
+    hun: bool = False
+    """H1: the 混儿 rule set: an indicator is turned up after the deal, its kind and the
+    next are wild, and the six seed fans 混儿吊, 没混儿, 捉伍儿, 龙, 杠开 and 本混儿龙 join
+    the game. Every other ``hun_*`` option (and ``mei_hun_er`` … ``jin_gang``) only acts
+    when this is on."""
+
+    hun_kinds: Literal[1, 2, 3] = 2
+    """HA3: wild kinds: the indicator's kind alone (1), it and the next (2), or it and the
+    next two (3, 刮大风)."""
+
+    hun_indicator_out: bool = True
+    """HA4: the turned-up tile is set aside, out of play (so at most three copies of its
+    kind remain); off, it stays the next replacement tile."""
+
+    hun_stacking: Literal["add", "tianjin"] = "add"
+    """HA1/H7: the fans add (the seed's numbers as flat values), or Tianjin's way: 捉伍儿
+    and 龙 add (提溜 1 without either), each of 混儿吊, 没混儿, 本混儿龙 and 杠开 doubles."""
+
+    hun_base: Literal["keep", "drop"] = "keep"
+    """HA2/H8: the fans come on top of the plain base (放炮 2 / 自摸 3), or they count as
+    patterns that replace it."""
+
+    hun_self_draw_only: bool = False
+    """HA5: only self-drawn wins (杠开 included), as in Tianjin; off: discard wins stay."""
+
+    hun_qi_hu: Literal[0, 2, 3] = 0
+    """HA6 起和: no minimum (0); the fans must be worth 2 (2); or worth 3, or hold 没混儿
+    or 杠开 (3)."""
+
+    hun_er_diao_set: bool = True
+    """HA7: 双混儿吊 (the winning tile plus two 混儿 as a set) counts as 混儿吊."""
+
+    mei_hun_er: Literal["none_held", "none_wild"] = "none_held"
+    """HA8: 没混儿 means holding no 混儿, or no 混儿 standing in for another face."""
+
+    zhuo_wu_er_hun: Literal["allowed", "natural"] = "allowed"
+    """HA9: 捉伍儿's 4万, 5万 and 6万 may be 混儿, or must all be natural."""
+
+    ben_hun_er_long: Literal["suit", "own_face"] = "suit"
+    """HA10: 本混儿龙 is a 龙 in the 混儿's suit; or, besides, each 混儿 in it keeps its
+    own face."""
+
+    gang_kai: bool = True
+    """HA11: 杠开 (2) counts beside J11 杠上花."""
+
+    hun_in_patterns: Literal["as_wild", "face"] = "as_wild"
+    """HA12/H9: a 混儿 counts as the face it stands for in 清一色 and 大七对, or as its
+    printed face."""
+
+    hun_in_seven_pairs: bool = True
+    """HA13: a 混儿 may pair any tile in 七小对/大七对; off: it keeps its own face there."""
+
+    hun_discard: Literal["forbidden", "dead_hand"] = "forbidden"
+    """HA14: a 混儿 may not be discarded; or it may, and the discarder's hand is dead
+    (小相公: no win this hand, kongs still allowed). A discarded 混儿 is never claimed."""
+
+    jin_gang: int = 0
+    """HA15 金杠: 0 forbids a kong of 混儿; n > 0 allows a concealed kong of four alike
+    混儿, for which each other seat pays n kong money (those tiles are no longer wild)."""
+
     def __post_init__(self) -> None:
         non_negative = (
             "tian_hu_value",
@@ -130,6 +191,7 @@ class JiaxingOptions:
             "floor",
             "quan_qiu_ren_fan_chong",
             "fishing_tiles",
+            "jin_gang",
         )
         for name in non_negative:
             if getattr(self, name) < 0:

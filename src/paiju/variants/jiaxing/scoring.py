@@ -31,6 +31,7 @@ from paiju.variants.base import (
     WinResult,
     WinType,
 )
+from paiju.variants.jiaxing import hun
 from paiju.variants.jiaxing.items import ITEMS, PATTERN_IDS, item
 from paiju.variants.jiaxing.options import JiaxingOptions
 
@@ -110,6 +111,7 @@ def kong_money(
     *,
     chain_payer: int | None = None,
     n_seats: int = 4,
+    jin: bool = False,
 ) -> list[Payment]:
     """Money paid the moment a kong stands (J2, J27): 1 from the feeder of an exposed kong
     (for 补杠 the seat that fed the pong), 1 from each other seat for a 暗杠.
@@ -121,6 +123,13 @@ def kong_money(
     if not meld.is_kong:
         raise ValueError("kong money is paid for kongs only")
     concealed = meld.type is MeldType.CONCEALED_KONG
+    if jin:
+        # HA15 金杠: a concealed kong of four 混儿; each other seat pays jin_gang
+        if not concealed or options.jin_gang <= 0:
+            raise ValueError("a 金杠 is a concealed kong of 混儿 with the option jin_gang")
+        return [
+            Payment(s, konger, options.jin_gang, "jin_gang") for s in range(n_seats) if s != konger
+        ]
     if chain_payer is not None and options.lian_gang:
         if chain_payer == konger:
             raise ValueError("a player cannot pay their own kong money")
@@ -140,20 +149,78 @@ def melds_kong_money(
     *,
     kong_chain: int = 1,
     n_seats: int = 4,
+    wild_kinds: Sequence[int] = (),
 ) -> list[Payment]:
     """All kong money implied by one player's melds, the last ``kong_chain`` kongs forming
-    a chain (the calculator's view; the engine pays each kong as it happens)."""
+    a chain (the calculator's view; the engine pays each kong as it happens). A concealed
+    kong of a kind in ``wild_kinds`` is a 金杠."""
     positions = [i for i, m in enumerate(melds) if m.is_kong]
-    start = len(positions)
-    if options.lian_gang and kong_chain > 1:
-        start = max(0, len(positions) - kong_chain)
-    out: list[Payment] = []
-    for j, i in enumerate(positions):
-        payer = None
-        if j >= start:
-            payer = lian_gang_payer([melds[k] for k in positions[start : j + 1]])
-        out.extend(kong_money(melds[i], konger, options, chain_payer=payer, n_seats=n_seats))
+    links = [False] * len(melds)
+    for j in positions[max(1, len(positions) - kong_chain + 1) :]:
+        links[j] = True
+    return chained_kong_money(melds, links, konger, options, n_seats=n_seats, wild_kinds=wild_kinds)
+
+
+def chained_kong_money(
+    melds: Sequence[Meld],
+    links: Sequence[bool],
+    konger: int,
+    options: JiaxingOptions,
+    *,
+    n_seats: int = 4,
+    wild_kinds: Sequence[int] = (),
+) -> list[Payment]:
+    """All kong money of one player's melds (listed in the order they were made), where
+    ``links[i]`` says that kong ``i`` was made on the replacement of the kong before it
+    (连杠). Any number of chains and stand-alone kongs; the engine pays the same live. A
+    concealed kong of a kind in ``wild_kinds`` is a 金杠 (HA15)."""
+    return [
+        p
+        for _, _, paid in kong_money_by_meld(
+            melds, links, konger, options, n_seats=n_seats, wild_kinds=wild_kinds
+        )
+        for p in paid
+    ]
+
+
+def kong_money_by_meld(
+    melds: Sequence[Meld],
+    links: Sequence[bool],
+    konger: int,
+    options: JiaxingOptions,
+    *,
+    n_seats: int = 4,
+    wild_kinds: Sequence[int] = (),
+) -> list[tuple[Meld, int | None, list[Payment]]]:
+    """(kong, the 连杠 payer or None, its money) for each kong, as :func:`chained_kong_money`."""
+    out: list[tuple[Meld, int | None, list[Payment]]] = []
+    chain: list[Meld] = []
+    for i, meld in enumerate(melds):
+        if not meld.is_kong:
+            chain = []
+            continue
+        chain = [*chain, meld] if links[i] and chain else [meld]
+        if int(meld.tile) in wild_kinds:
+            # 金杠 (HA15) stands outside any 连杠 chain
+            out.append((meld, None, kong_money(meld, konger, options, n_seats=n_seats, jin=True)))
+            continue
+        payer = lian_gang_payer(chain) if options.lian_gang and len(chain) > 1 else None
+        paid = kong_money(meld, konger, options, chain_payer=payer, n_seats=n_seats)
+        out.append((meld, payer, paid))
     return out
+
+
+def trailing_chain(melds: Sequence[Meld], links: Sequence[bool]) -> int:
+    """Kongs in the chain that ends with the last meld (1 when it stands alone or is not a
+    kong): the ``kong_chain`` of a bloom on that kong."""
+    n = 0
+    for i in range(len(melds) - 1, -1, -1):
+        if not melds[i].is_kong:
+            break
+        n += 1
+        if not links[i]:
+            break
+    return max(1, n)
 
 
 # -- 全求人反冲 and 钓鱼 -------------------------------------------------------------------
@@ -271,7 +338,15 @@ class _Situation:
             self.yi_pao or self.bloom or robbed or (win.self_drawn and "last_tile" in flags)
         )
 
-    def items(self, shape: str) -> list[ScoreItem]:
+    def items(
+        self,
+        shape: str,
+        *,
+        one_suit: bool | None = None,
+        hun: Sequence[ScoreItem] = (),
+    ) -> list[ScoreItem]:
+        """The items of one reading. ``one_suit`` overrides the hand's own 清一色 test (a
+        混儿 reading decides it by faces); ``hun`` is that reading's 混儿 block (H8)."""
         win, options = self.win, self.options
         flags = win.flags
         col = "discard" if self.discard_mode else "self_draw"
@@ -283,7 +358,7 @@ class _Situation:
 
         out: list[ScoreItem] = []
         # patterns
-        if self.one_suit:
+        if self.one_suit if one_suit is None else one_suit:
             out.append(item("qing_yi_se", value("qing_yi_se")))
         if shape in ("qi_xiao_dui", "da_qi_dui"):
             out.append(item(shape, value(shape)))
@@ -315,7 +390,8 @@ class _Situation:
         if "human" in flags:
             out.append(item("ren_hu", options.ren_hu_value))
         # 门清 and the plain base
-        earned = bool(out)
+        # H8: the 混儿 block never suppresses the base unless hun_base is 'drop' (HA2)
+        earned = bool(out) or (bool(hun) and options.hun_base == "drop")
         base_due = options.base == "always" or not (earned or self.men_qing)
         if self.men_qing:
             if options.men_qing == "replace_base":
@@ -329,6 +405,7 @@ class _Situation:
             out.append(item(base_id, value(base_id)))
         if options.ting_declaration and DECLARED_READY in flags:
             out.append(item("ting_pai", 1))
+        out.extend(hun)
         total = sum(i.value for i in out)
         if self.floor_applies and total < options.floor:
             floor_id = "yi_pao_san_xiang" if self.yi_pao else "man_wu_fan"
@@ -393,11 +470,29 @@ def _invalid(win: MahjongWin) -> WinResult | None:
     return None
 
 
+def _hun_refusal(win: MahjongWin, options: JiaxingOptions) -> WinResult | None:
+    """HA5 混儿局只能自摸, and a 混儿 can never be won off a discard or a robbed kong."""
+    if win.self_drawn:
+        return None
+    if options.hun_self_draw_only:
+        return WinResult.invalid("混儿局只能自摸", "with 混儿 only self-drawn wins count")
+    if int(win.win_tile) in hun.kinds_for(win, options):
+        return WinResult.invalid("混儿不能被和", "a 混儿 cannot be won off another seat")
+    return None
+
+
 def is_winning(win: MahjongWin, options: JiaxingOptions) -> bool:
     """Whether :func:`score_win` would call ``win`` valid, without scoring it (for claim
-    windows: no decomposition is enumerated)."""
+    windows: no decomposition is enumerated, save for a 混儿 起和 minimum)."""
     if _invalid(win) is not None:
         return False
+    kinds = hun.kinds_for(win, options)
+    if kinds:
+        if _hun_refusal(win, options) is not None:
+            return False
+        if not hun.is_complete(win, options, kinds):
+            return False
+        return options.hun_qi_hu == 0 or score_win(win, options).valid
     if MAHJONG.is_complete_standard(win.concealed, len(win.melds)):
         return True
     if win.melds or options.quad_in_seven_pairs == "not_allowed":
@@ -414,6 +509,9 @@ def score_win(win: MahjongWin, options: JiaxingOptions) -> WinResult:
     problem = _invalid(win)
     if problem is not None:
         return problem
+    kinds = hun.kinds_for(win, options)
+    if kinds:
+        return _score_hun(win, options, kinds)
     shapes = _shapes(win, options)
     if not shapes:
         return WinResult.invalid("未成牌", "hand is not complete")
@@ -425,15 +523,56 @@ def score_win(win: MahjongWin, options: JiaxingOptions) -> WinResult:
         total = sum(i.value for i in items)
         if total > best_value:
             best, best_value = items, total
+    return _result(win, sit, best, best_value)
+
+
+def _result(win: MahjongWin, sit: _Situation, best: list[ScoreItem], best_value: int) -> WinResult:
+    options = sit.options
     return WinResult(
         True,
         items=tuple(best),
         payments=tuple(_settle(sit, best)),
         kong_payments=tuple(
             melds_kong_money(
-                win.melds, win.winner, options, kong_chain=win.kong_chain, n_seats=win.n_seats
+                win.melds,
+                win.winner,
+                options,
+                kong_chain=win.kong_chain,
+                n_seats=win.n_seats,
+                wild_kinds=hun.kinds_for(win, options),
             )
         ),
         per_payer=best_value,
         extra={"counts_as": "discard" if sit.discard_mode else "self_draw", "payer": sit.payer},
     )
+
+
+def _score_hun(win: MahjongWin, options: JiaxingOptions, kinds: tuple[int, ...]) -> WinResult:
+    """H5–H9: every reading with its 混儿 block; the one worth most per payer wins."""
+    refusal = _hun_refusal(win, options)
+    if refusal is not None:
+        return refusal
+    readings = hun.readings(win, options, kinds)
+    if not readings:
+        return WinResult.invalid("未成牌（混儿也补不齐）", "hand is not complete, even with wilds")
+    sit = _Situation(win, options)
+    meld_kinds = [int(m.tile) for m in win.melds]
+    best: list[ScoreItem] = []
+    best_value = -1
+    for reading in readings:
+        block = hun.fan_items(reading, win, options)
+        if not hun.meets_qi_hu(block, options):
+            continue
+        kinds_seen = [*reading.faces, *meld_kinds]
+        one_suit = bool(kinds_seen) and all(k < 27 for k in kinds_seen)
+        one_suit = one_suit and len({k // 9 for k in kinds_seen}) == 1
+        items = sit.items(reading.shape, one_suit=one_suit, hun=block)
+        total = sum(i.value for i in items)
+        if total > best_value:
+            best, best_value = items, total
+    if best_value < 0:
+        return WinResult.invalid(
+            f"未达起和（混儿番须满{options.hun_qi_hu}）",
+            f"below the 混儿 minimum (hun_qi_hu {options.hun_qi_hu})",
+        )
+    return _result(win, sit, best, best_value)

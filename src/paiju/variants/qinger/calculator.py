@@ -14,6 +14,7 @@ from paiju.components.boundedjson import preview
 from paiju.components.cards import N_CARD_KINDS, Card
 from paiju.components.notation import NotationError, parse_cards
 from paiju.variants.base import MeldType, WinType
+from paiju.variants.qinger.explain import explain_hand
 from paiju.variants.qinger.options import STAKE_FORMS, QingerOptions
 from paiju.variants.qinger.scoring import (
     N_PLAYERS,
@@ -256,4 +257,5 @@ def score_json(obj: Mapping[str, Any]) -> dict[str, Any]:
         "scores": list(result.scores),
         "items": [[item.to_json() for item in items] for items in result.items],
         "payments": list(result.net),
+        "explanation": explain_hand(hand, result).to_json(),
     }

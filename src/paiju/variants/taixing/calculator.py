@@ -13,6 +13,7 @@ from typing import Any
 from paiju.calculator import InputError, check_winner_cap, options_field, parse_mahjong_win
 from paiju.components.tiles import N_PLAYING_KINDS
 from paiju.variants.base import MahjongWin, MeldType, WinType, net
+from paiju.variants.taixing.explain import explain_win
 from paiju.variants.taixing.options import TaixingOptions
 from paiju.variants.taixing.scoring import score_win
 
@@ -70,4 +71,5 @@ def score_json(obj: Mapping[str, Any]) -> dict[str, Any]:
         "items": [item.to_json() for item in result.items],
         "payments": net(result.payments, win.n_seats),
         "kong_payments": net(result.kong_payments, win.n_seats),
+        "explanation": explain_win(win, result).to_json(),
     }

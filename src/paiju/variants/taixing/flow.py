@@ -14,7 +14,9 @@ from paiju.engine.events import Event
 from paiju.engine.fairness import HandRandom
 from paiju.engine.mahjong import MahjongHand, MahjongRules
 from paiju.variants.base import MahjongWin, Meld, Payment, WinResult
+from paiju.variants.explain import combine, exhausted
 from paiju.variants.taixing import scoring
+from paiju.variants.taixing.explain import explain_win
 from paiju.variants.taixing.options import TaixingOptions
 
 WALL_SIDE_STACKS = 18
@@ -142,13 +144,21 @@ class TaixingRules(MahjongRules):
         events: list[Event] = []
         if hand.exhausted:
             # 荒庄: nobody pays; the match doubles the next hand (T9)
+            hand.explanation = exhausted(
+                "taixing",
+                "荒庄：无人和牌，不付钱；下一局必须打，而且翻倍",
+                "drawn hand: nobody won, nothing is paid; the next hand is played, doubled",
+                "T9",
+            ).to_json()
             return events
+        parts = []
         for seat in hand.winners:
             win = hand.win_info[seat]
             result = self.score(win)
             if not result.valid:  # pragma: no cover - legal_actions offers valid wins only
                 raise AssertionError(f"engine offered an invalid win: {result.reason_en}")
             hand.win_results[seat] = result
+            parts.append(explain_win(win, result))
             events.append(
                 Event(
                     "score",
@@ -164,6 +174,7 @@ class TaixingRules(MahjongRules):
             for p in result.payments:
                 hand.ledger.append(p)
                 events.append(Event("payment", p.payee, data=_payment_data(p)))
+        hand.explanation = combine("taixing", parts).to_json()
         return events
 
 

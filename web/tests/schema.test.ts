@@ -1,0 +1,36 @@
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { generate, outputs, tsType } from "../scripts/schema-types.mjs";
+
+describe("types generated from the server's JSON Schema", () => {
+  it("turns pydantic's schema shapes into TypeScript", () => {
+    expect(tsType({ type: "integer" })).toBe("number");
+    expect(tsType({ anyOf: [{ type: "integer" }, { type: "null" }] })).toBe("number | null");
+    expect(tsType({ const: "hand_end" })).toBe('"hand_end"');
+    expect(tsType({ enum: ["person", "bot"] })).toBe('"person" | "bot"');
+    expect(tsType({ type: "array", items: { $ref: "#/$defs/Seat" } })).toBe("Seat[]");
+    expect(tsType({ type: "object", additionalProperties: true })).toBe("Record<string, unknown>");
+    const text = generate(
+      {
+        title: "ServerMessage",
+        protocol: 1,
+        oneOf: [{ $ref: "#/$defs/Pong" }, { $ref: "#/$defs/Error" }],
+        $defs: {
+          Pong: { type: "object", properties: { type: { const: "pong" }, t: { anyOf: [{ type: "number" }, { type: "null" }] } }, required: ["type"] },
+          Error: { type: "object", description: "A refusal.", properties: { type: { const: "error" }, code: { type: "string" } }, required: ["type", "code"], additionalProperties: false },
+        },
+      },
+      "test.json",
+    );
+    expect(text).toContain('export interface Pong {\n  t?: number | null;\n  type: "pong";\n}');
+    expect(text).toContain("/** A refusal. */\nexport interface Error {");
+    expect(text).toContain("export type ServerMessage = Pong | Error;");
+    expect(text).toContain("export const PROTOCOL_VERSION = 1;");
+  });
+  it("has every committed schema's types up to date (npm run schema-types)", () => {
+    for (const [json, ts, text] of outputs()) {
+      expect(existsSync(ts), `${ts} is missing for ${json}`).toBe(true);
+      expect(readFileSync(ts, "utf8"), `${ts} is stale`).toBe(text);
+    }
+  });
+});
