@@ -21,8 +21,9 @@ from typing import Any
 
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, for_seat
+from paiju.engine.fairness import FairDeal, FairDealError
 from paiju.engine.match import Hand, HandSummary, Match
-from paiju.engine.record import RecordWriter, header
+from paiju.engine.record import RecordWriter, header, match_end
 from paiju.variants.base import options_from_mapping
 
 
@@ -44,11 +45,20 @@ class Step:
 class GameSession:
     """A match plus its record, advanced by :meth:`act`, :meth:`start_hand`, :meth:`end_hand`."""
 
-    def __init__(self, flow: Any, options: Any, seed: int, seats: list[str]) -> None:
+    def __init__(
+        self,
+        flow: Any,
+        options: Any,
+        seed: int,
+        seats: list[str],
+        fair: FairDeal | None = None,
+    ) -> None:
         self.flow = flow
         self.options = options
         self.n_seats: int = flow.n_seats
-        self.match = Match(flow, options, seed, n_seats=self.n_seats)
+        # ``fair``: the room's fair deal (docs/spec/fair-deal.md) with its secret server
+        # seed; the header shows its commitment, match_end reveals the seed
+        self.match = Match(flow, options, seed, n_seats=self.n_seats, fair=fair)
         self.lines: list[dict[str, Any]] = [header(self.match, list(seats))]
         self.hand: Hand | None = None
         self.held: dict[int, int] = {}
@@ -111,13 +121,7 @@ class GameSession:
         self._emit(("hand_end", summary))
         if self.match.is_over():
             self.finished = True
-            self._sink(
-                {
-                    "type": "match_end",
-                    "totals": self.match.totals(),
-                    "hands": len(self.match.hands),
-                }
-            )
+            self._sink(match_end(self.match))
         self.turn += 1
         step = self._take()
         step.hand_ended = summary
@@ -214,8 +218,11 @@ class GameSession:
 
     # -- rebuilding ------------------------------------------------------------------
     @classmethod
-    def resume(cls, lines: list[dict[str, Any]]) -> GameSession:
+    def resume(cls, lines: list[dict[str, Any]], server_seed: bytes | None = None) -> GameSession:
         """Rebuild a session from stored record lines by re-running the engine.
+
+        A fair-deal game (``fair`` in the header) needs its secret ``server_seed``, which
+        the server keeps apart from the lines until the match ends.
 
         Every stored line must match what the engine regenerates; the stored log may stop
         short of the regenerated one (lines not yet flushed when a server stopped), and the
@@ -237,7 +244,15 @@ class GameSession:
         seed = head.get("seed")
         if not isinstance(seed, int):
             raise ResumeError("header seed must be an integer")
-        session = cls(flow, options, seed, list(head.get("seats") or []))
+        fair = None
+        if "fair" in head:
+            if server_seed is None:
+                raise ResumeError("a fair-deal game needs its server seed to resume")
+            try:
+                fair = FairDeal.from_header(head["fair"], server_seed.hex())
+            except FairDealError as exc:
+                raise ResumeError(f"header fair: {exc}") from None
+        session = cls(flow, options, seed, list(head.get("seats") or []), fair)
         if session.lines[0] != head:
             raise ResumeError("header differs from what this engine writes")
         for number, line in enumerate(lines[1:], start=2):
