@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lock run demo test lint typecheck pytest pgtest clustertest bench clean web e2e-setup
+.PHONY: lock run demo test lint typecheck pytest pgtest clustertest cluster bench clean web e2e-setup
 
 # The extras `make` installs. Their packages are pinned with hashes in requirements/lock.txt:
 # after changing this line or an extra in pyproject.toml, run `make lock` (scripts/lock.sh).
@@ -54,6 +54,10 @@ pgtest: $(STAMP)
 # the cluster tests on a throwaway Redis and PostgreSQL (tests/server/cluster)
 clustertest: $(STAMP)
 	scripts/cluster-test.sh
+
+# Redis, PostgreSQL and two nodes on loopback (ports 8001, 8002; logs in run/cluster/)
+cluster: $(STAMP) web
+	scripts/cluster.sh
 
 # the browser client, built into web/dist with npm (the server serves it at /)
 web:

@@ -406,28 +406,174 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _server_config(text: str | None, config: Any) -> Any:
+    """``--settings '{"bot_delay": 0}'``: ServerConfig fields over ``config``; None after
+    naming what is wrong."""
+    import dataclasses
+
+    from paiju.server.room import ServerConfig
+
+    if not text:
+        return config
+    try:
+        values = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"paiju serve: --settings is not JSON: {exc}", file=sys.stderr)
+        return None
+    fields = {f.name: f for f in dataclasses.fields(ServerConfig)}
+    if not isinstance(values, dict):
+        print("paiju serve: --settings must be a JSON object", file=sys.stderr)
+        return None
+    for name, value in values.items():
+        if name not in fields:
+            known = ", ".join(fields)
+            print(
+                f"paiju serve: --settings: unknown setting {name!r} (known: {known})",
+                file=sys.stderr,
+            )
+            return None
+        current = getattr(config, name)
+        if not isinstance(current, int | float | None):
+            print(f"paiju serve: --settings: {name} has its own option", file=sys.stderr)
+            return None
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+        if name == "seed":
+            ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
+        if not ok:
+            print(f"paiju serve: --settings: {name} must be a non-negative number", file=sys.stderr)
+            return None
+        setattr(config, name, type(current)(value) if current is not None else value)
+    return config
+
+
+def _cluster_settings(args: argparse.Namespace) -> Any:
+    """The node's settings from ``--node`` and ``--redis`` (both needed), or None after
+    saying what is wrong."""
+    try:
+        from paiju.server.cluster.node import ClusterSettings
+    except ImportError as exc:
+        print(f"paiju serve: {exc.name} is missing; pip install 'paiju[cluster]'", file=sys.stderr)
+        return None
+    if args.node is None or args.redis is None:
+        print("paiju serve: a cluster node needs both --node NAME and --redis URL", file=sys.stderr)
+        return None
+    database = args.database or ""
+    if not database.startswith(("postgresql", "postgres://")):
+        print(
+            "paiju serve: a cluster node needs --database with a PostgreSQL URL "
+            "(the nodes share it)",
+            file=sys.stderr,
+        )
+        return None
+    settings = ClusterSettings(args.node, args.redis, lease_ttl=args.lease)
+    try:
+        settings.check()
+    except ValueError as exc:
+        print(f"paiju serve: {exc}", file=sys.stderr)
+        return None
+    return settings
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
         from paiju.server.app import create_app
+        from paiju.server.http import configure_logging
+        from paiju.server.room import ServerConfig
+        from paiju.server.storage import check_database
     except ImportError as exc:
         print(f"paiju serve: {exc.name} is missing; pip install 'paiju[server]'", file=sys.stderr)
         return 2
-    app = create_app(args.database)
-    print(f"paiju: serving on http://{args.host}:{args.port}/", flush=True)
+    import ipaddress
+
+    try:
+        for proxy in args.trusted_proxy:
+            ipaddress.ip_network(proxy, strict=False)
+    except ValueError as exc:
+        print(f"paiju serve: --trusted-proxy: {exc}", file=sys.stderr)
+        return 2
+    if not 0 <= args.bot_delay <= 10:
+        print("paiju serve: --bot-delay must be between 0 and 10 seconds", file=sys.stderr)
+        return 2
+    if not 256 <= args.max_frame_bytes <= 1_048_576:
+        print("paiju serve: --max-frame-bytes must be between 256 and 1048576", file=sys.stderr)
+        return 2
+    cluster = None
+    if args.node is not None or args.redis is not None:
+        cluster = _cluster_settings(args)
+        if cluster is None:
+            return 2
+    config = _server_config(
+        args.settings,
+        ServerConfig(
+            trusted_proxies=tuple(args.trusted_proxy),
+            allowed_origins=tuple(args.allow_origin),
+            max_frame_bytes=args.max_frame_bytes,
+            bot_delay=args.bot_delay,
+        ),
+    )
+    if config is None:
+        return 2
+    problem = check_database(args.database)
+    if problem is not None:
+        print(f"paiju serve: {problem}", file=sys.stderr)
+        return 2
+    configure_logging(args.log_level)
+    app = create_app(args.database, config, cluster=cluster)
+    where = f" as node {cluster.node}" if cluster is not None else ""
+    print(f"paiju: serving on http://{args.host}:{args.port}/{where}", flush=True)
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
         log_level="warning",
+        access_log=False,
         ws="websockets-sansio",
+        ws_max_size=args.max_frame_bytes,
         ws_per_message_deflate=False,
+        h11_max_incomplete_event_size=16_384,
     )
     return 0
 
 
+def _cmd_cluster_load(args: argparse.Namespace) -> int:
+    try:
+        from paiju.server.cluster.load import ClusterPlan, run_cluster_load
+    except ImportError as exc:
+        print(f"paiju load: {exc.name} is missing; pip install 'paiju[server]'", file=sys.stderr)
+        return 2
+    plan = ClusterPlan(
+        urls=[u.strip() for u in args.urls.split(",") if u.strip()],
+        tables=args.tables,
+        hands=args.hands,
+        seconds=args.seconds,
+        think=args.think,
+        variant=args.variant,
+        kill_pid=args.kill_pid,
+        kill_after=args.kill_after,
+        database=args.database,
+        placement=args.placement,
+    )
+    try:
+        figures = run_cluster_load(plan)
+    except (ValueError, ProcessLookupError, PermissionError) as exc:
+        print(f"paiju load: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(figures, ensure_ascii=False))
+    lost = figures.get("decisions_lost", 0)
+    return 0 if not figures["timed_out"] and not lost else 1
+
+
 def _cmd_load(args: argparse.Namespace) -> int:
+    if args.urls is not None:
+        return _cmd_cluster_load(args)
+    if args.kill_pid is not None or args.database is not None:
+        print(
+            "paiju load: --kill-pid and --database go with --urls (a running cluster)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         from paiju.server.load import LoadPlan, run_load
     except ImportError as exc:
@@ -440,6 +586,7 @@ def _cmd_load(args: argparse.Namespace) -> int:
         think=args.think,
         variant=args.variant,
         process=args.process,
+        strong_tables=args.strong_tables,
     )
     try:
         figures = run_load(plan)
@@ -603,6 +750,47 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="SQLAlchemy URL (default: PAIJU_DATABASE_URL or SQLite data/paiju.db)",
     )
+    p.add_argument(
+        "--max-frame-bytes",
+        type=int,
+        default=8192,
+        help="largest websocket message accepted (default 8192)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network) whose X-Forwarded-For is believed; repeatable",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a browser origin allowed to open the websocket besides the served one "
+        "(e.g. http://localhost:5173; '*' turns the check off); repeatable",
+    )
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="seconds a bot waits before its turn's move, so people can follow (default 0.6)",
+    )
+    p.add_argument(
+        "--settings",
+        metavar="JSON",
+        help='server settings over the defaults, e.g. \'{"bot_delay": 0.2, "rejoin_grace": 60}\'',
+    )
+    p.add_argument("--node", metavar="NAME", help="run as this node of a cluster (with --redis)")
+    p.add_argument("--redis", metavar="URL", help="the cluster's Redis (redis://HOST:PORT/DB)")
+    p.add_argument(
+        "--lease",
+        type=float,
+        default=3.0,
+        help="seconds a node's room leases last unrenewed (how soon a dead node's rooms move)",
+    )
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("load", help="load-test a server with bot tables over websockets")
@@ -612,6 +800,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--think", type=float, default=0.5, help="mean seconds per decision")
     p.add_argument("--variant", default="jiaxing", help="game to play")
     p.add_argument("--process", action="store_true", help="run the server in a child process")
+    p.add_argument(
+        "--strong-tables",
+        type=int,
+        default=0,
+        help="extra tables of server-side strong bots playing beside the measured ones",
+    )
+    p.add_argument(
+        "--urls",
+        metavar="WS,WS",
+        help="drive a running cluster: its nodes' websocket addresses, comma-separated "
+        "(ws://127.0.0.1:8001/ws,ws://127.0.0.1:8002/ws); seats are spread over them",
+    )
+    p.add_argument(
+        "--kill-pid",
+        type=int,
+        metavar="PID",
+        help="failover drill: kill -9 this node process --kill-after seconds into play",
+    )
+    p.add_argument("--kill-after", type=float, default=10.0, help="seconds before the kill")
+    p.add_argument(
+        "--placement",
+        choices=("seat", "table"),
+        default="seat",
+        help="with --urls: spread each table's seats over the nodes, or one node a table",
+    )
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        help="with --urls: the cluster's PostgreSQL, to count told decisions missing from the logs",
+    )
     p.set_defaults(func=_cmd_load)
 
     p = sub.add_parser("bench", help="benchmarks against named peers (JSON lines)")

@@ -80,16 +80,20 @@ class ServerThread:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     from paiju.server.app import create_app
-    from paiju.server.rooms import ServerConfig
+    from paiju.server.room import ServerConfig
 
     db = tmp_path_factory.mktemp("e2e-db") / "paiju.db"
     config = ServerConfig(
-        bot_delay=0.03,
+        # bots answer claim windows at once: their own turns are what a watcher can follow
+        bot_delay=0.1,
         next_hand_delay=60.0,  # the tests deal the next hand with 准备
         rejoin_grace=30.0,
         create_burst=100.0,
-        message_rate=50.0,
-        message_burst=100.0,
+        # every page comes from 127.0.0.1, and the limits count per address
+        message_rate=500.0,
+        message_burst=1000.0,
+        lookup_rate=50.0,
+        lookup_burst=200.0,
         seed=20261129,
     )
     app = create_app(f"sqlite+aiosqlite:///{db}", config, static_dir=str(DIST))

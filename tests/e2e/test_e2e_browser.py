@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("fastapi")
+from paiju.server.protocol import ROOM_CODE_LENGTH
+
 ServerThread = Any
 """The ``server`` fixture (tests/e2e/conftest.py): ``.url`` is its address."""
 
@@ -40,7 +43,7 @@ def create_room(
         page.get_by_test_id(f"seat-choice-{i}").select_option(choice)
     page.get_by_test_id("create").click()
     code: str = page.get_by_test_id("room-code").inner_text(timeout=10_000)
-    assert len(code) == 6
+    assert len(code) == ROOM_CODE_LENGTH
     return code
 
 
@@ -79,9 +82,11 @@ def act_once(page: Any) -> bool:
     except Exception:
         # the table moved on under the click (another seat's claim); look again
         return False
-    # wait until the server has answered (the question changes) before looking again
+    # wait until the server has answered: every move is acknowledged with nothing left to
+    # decide (what follows may wait for someone else's claim answer)
     page.wait_for_function(
-        "t => { const g = window.__paiju.state().game; return !g || g.turn !== t; }",
+        "t => { const g = window.__paiju.state().game;"
+        " return !g || g.turn !== t || !(g.legal || []).length; }",
         arg=turn,
         timeout=10_000,
     )

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from paiju.server.app import create_app
-from paiju.server.rooms import ServerConfig
+from paiju.server.room import ServerConfig
 from paiju.server.storage import metadata
 from paiju.server.timers import Clock
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import tempfile
 from typing import Any
 
 import pytest
@@ -14,8 +15,9 @@ from hypothesis import strategies as st
 from paiju.engine.events import PRIVATE_TYPES
 from paiju.engine.qinger import PRIVATE_TYPES as QINGER_PRIVATE
 from paiju.server.game import GameSession
+from paiju.server.manager import RoomManager
 from paiju.server.protocol import TimerSettings
-from paiju.server.rooms import Connection, Room, RoomManager, Seat, ServerConfig
+from paiju.server.room import Connection, Room, Seat, ServerConfig
 from paiju.server.storage import Storage
 from paiju.server.timers import ManualClock
 from paiju.variants.base import options_from_mapping
@@ -48,7 +50,11 @@ def leaks(msg: dict[str, Any], me: int | None) -> list[str]:
     for node in _walk(msg):
         if not isinstance(node, dict):
             continue
-        found.extend(f"{key} in {msg['type']}" for key in ("seed", "wall") if key in node)
+        # an RNG seed or the wall (a rule-book reference "seed": "J3" is no secret)
+        if isinstance(node.get("seed"), int) and not isinstance(node.get("seed"), bool):
+            found.append(f"seed in {msg['type']}")
+        if "wall" in node:
+            found.append(f"wall in {msg['type']}")
         etype = node.get("type")
         hidden = etype in PRIVATE_TYPES | QINGER_PRIVATE and node.get("seat") != me
         shows = any(k in node for k in ("tile", "card")) or any(
@@ -143,54 +149,140 @@ def test_leak_checker_catches_a_leak() -> None:
     assert leaks({**claim, "to_act": [1], "state": {"phase": "claim", "to_act": [1]}}, 1) == []
 
 
-def _play_room(variant: str, seed: int, rng: random.Random) -> tuple[list[Connection], Connection]:
-    """A room of people (plain connections, no sockets) playing random legal moves; returns
-    the seats' connections and a spectator's, each holding every message it was sent."""
+CASES = {
+    "jiaxing": ("jiaxing", {"hands": 2}),
+    "taixing": ("taixing", {"rounds": 1}),
+    "qinger": ("qinger", {"hands": 2}),
+    "qinger4": ("qinger", {"hands": 2, "participants": 4}),
+}
+
+
+def stream_leaks(msgs: list[dict[str, Any]], me: int | None) -> list[str]:
+    """What the order and shape of the messages ``me`` received tell about others.
+
+    A seat hears of a claim window only when it is asked in it; every decision it makes is
+    acknowledged to it alone by an update with no events and nothing to decide (whether or
+    not a window follows); nobody else's answers, questions or clocks reach it, and a
+    spectator never sees a window at all."""
+    found = []
+    asked = False
+    for msg in msgs:
+        kind = msg["type"]
+        if kind == "timeout" and msg.get("seat") != me:
+            found.append(f"timeout of seat {msg.get('seat')} told to {me}")
+        if kind not in ("update", "snapshot") or "state" not in msg:
+            continue
+        state = msg.get("state") or {}
+        in_window = state.get("phase") in ("claim", "rob", "declare")
+        question = me is not None and bool(msg.get("legal"))
+        ack = kind == "update" and not msg["events"] and not msg.get("legal") and asked
+        if ack:
+            asked = False
+            continue
+        if in_window and not question:
+            found.append(f"{kind} shows a window {me} is not asked in (turn {msg['turn']})")
+        elif kind == "update" and not msg["events"] and not question:
+            found.append(f"an empty update tells {me} that something happened")
+        asked = question
+    return found
+
+
+def _play_room(case: str, seed: int, rng: random.Random) -> tuple[list[Connection], Connection]:
+    """A room of people (plain connections, no sockets) playing random legal moves, some
+    let run out of time; returns the seats' connections and a spectator's, each holding
+    every message it was sent."""
+    variant, overrides = CASES[case]
 
     async def body() -> tuple[list[Connection], Connection]:
         flow = flows()[variant]
-        n = flow.n_seats
-        options = options_from_mapping(flow.options_type, SHORT_MATCH.get(variant, {}))
+        options = options_from_mapping(flow.options_type, overrides)
         config = ServerConfig(bot_delay=0.0, next_hand_delay=0.0)
-        manager = RoomManager(Storage("sqlite+aiosqlite:///:memory:"), config, ManualClock())
-        seats = [Seat(i, "person", token_hash=f"t{i}") for i in range(n)]
-        room = Room(manager, "TESTAA", variant, flow, options, seats, TimerSettings())
-        conns = [Connection() for _ in range(n)]
-        for i, conn in enumerate(conns):
-            seats[i].conn, conn.room, conn.seat = conn, room, i
-        watcher = Connection()
-        room.spectators[watcher.id] = watcher
-        watcher.room = room
-        room.session = GameSession(flow, options, seed, [f"p{i}" for i in range(n)])
-        room.game_id, room.status = "g", "playing"
-        room._make_bots(seed)
-        room._start_hand()
-        for _ in range(3000):
-            session = room.session
-            if room.status != "playing":
-                break
-            if session.between_hands:
-                room._start_hand()
-                continue
-            seat = rng.choice(session.to_act())
-            hand = session.hand
-            action = hand.action_str(rng.choice(session.legal(seat)))
-            room.act(conns[seat], action, session.turn)
-        assert room.status == "finished"
-        await manager.close()
+        clock = ManualClock()
+        with tempfile.TemporaryDirectory() as tmp:
+            storage = Storage(f"sqlite+aiosqlite:///{tmp}/hidden.db")
+            await storage.start()
+            manager = RoomManager(storage, config, clock)
+            session = GameSession(flow, options, seed, [])
+            n = session.n_seats
+            seats = [Seat(i, "person", token_hash=f"t{i}") for i in range(n)]
+            room = Room(manager, "TESTAAAAAA", variant, flow, options, seats, TimerSettings())
+            conns = [Connection() for _ in range(n)]
+            for i, conn in enumerate(conns):
+                seats[i].conn, conn.room, conn.seat = conn, room, i
+            watcher = Connection()
+            room.spectators[watcher.id] = watcher
+            watcher.room = room
+            room.session = GameSession(flow, options, seed, [f"p{i}" for i in range(n)])
+            room.game_id, room.status = "g", "playing"
+            await storage.create_game("g", room.code, room.session.lines[0], room._setup())
+            room.stored = 1
+            room._make_bots(seed)
+            room._start_hand()
+            for _ in range(5000):
+                await room._settled.wait()
+                for _ in range(3):
+                    await asyncio.sleep(0)
+                session = room.session
+                if room.status != "playing":
+                    break
+                if session.between_hands:
+                    room._start_hand()
+                    continue
+                if rng.random() < 0.03:
+                    clock.advance(10_000.0)  # every running clock runs out
+                    continue
+                waiting = session.to_act()
+                if not waiting:
+                    continue
+                seat = rng.choice(waiting)
+                action = session.hand.action_str(rng.choice(session.legal(seat)))
+                room.act(conns[seat], action, session.turn)
+            await room._settled.wait()
+            assert room.status == "finished"
+            await manager.close()
+            await storage.close()
         return conns, watcher
 
     return asyncio.run(body())
 
 
-@pytest.mark.parametrize("variant", sorted(flows()))
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("case", sorted(CASES))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**40), choices=st.integers(0, 2**32))
-def test_no_message_of_random_games_leaks(variant: str, seed: int, choices: int) -> None:
-    conns, watcher = _play_room(variant, seed, random.Random(choices))
+def test_no_message_of_random_games_leaks(case: str, seed: int, choices: int) -> None:
+    conns, watcher = _play_room(case, seed, random.Random(choices))
+    assert any(m["type"] == "update" for m in watcher.sent)
     for msg in watcher.sent:
         assert leaks(msg, None) == [], msg
+    assert stream_leaks(watcher.sent, None) == []
     for seat, conn in enumerate(conns):
         assert any(m["type"] == "update" for m in conn.sent)
         for msg in conn.sent:
             assert leaks(msg, seat) == [], msg
+        assert stream_leaks(conn.sent, seat) == []
+
+
+def test_stream_checker_catches_a_window_shown_to_the_unasked() -> None:
+    window = {
+        "type": "update",
+        "events": [{"type": "discard", "seat": 0, "tile": "5m"}],
+        "turn": 3,
+        "to_act": [],
+        "legal": [],
+        "state": {"phase": "claim"},
+    }
+    assert stream_leaks([window], 1)
+    assert stream_leaks([{**window, "to_act": [1], "legal": ["pass"]}], 1) == []
+    empty = {
+        "type": "update",
+        "events": [],
+        "turn": 3,
+        "to_act": [],
+        "legal": [],
+        "state": {"phase": "act"},
+    }
+    assert stream_leaks([empty], 2)
+    asked = {**empty, "events": window["events"], "legal": ["d5m"], "to_act": [2]}
+    assert stream_leaks([asked, empty], 2) == []  # the acknowledgement of my own move
+    assert stream_leaks([asked, empty, empty], 2)
+    assert stream_leaks([{"type": "timeout", "seat": 0, "turn": 1}], 2)

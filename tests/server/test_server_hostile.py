@@ -80,7 +80,7 @@ def test_illegal_and_foreign_actions_are_refused(client: TestClient, table: Any)
         (spy, {"type": "start"}, "not_host"),
         (spy, {"type": "reconnect", "token": "x" * 20}, "bad_token"),
         (p, {"type": "take_seat", "seat": 1}, "game_started"),
-        (p, {"type": "join", "code": "QQQQQQ"}, "no_such_room"),
+        (p, {"type": "join", "code": "QQQQQQQQQQ"}, "no_such_room"),
     ]
     for who, message, expected in cases:
         who.send(message)
@@ -89,6 +89,8 @@ def test_illegal_and_foreign_actions_are_refused(client: TestClient, table: Any)
         assert _table_state(client, code) == before, message
     # the rightful move still works afterwards
     p.send({"type": "act", "action": msg["legal"][0], "turn": msg["turn"]})
+    ack = p.until("update")
+    assert ack["events"] == [] and ack["legal"] == []  # the move is acknowledged first
     nxt = p.until("update")
     assert nxt["turn"] > msg["turn"]
 
@@ -169,3 +171,11 @@ def test_binary_frames_are_validated_too(client: TestClient, player_factory: Any
         assert p.until("pong")["type"] == "pong"
         ws.send_bytes(b"\xff\xfe")
         assert p.until("error")["code"] == "bad_message"
+
+
+def test_a_profile_of_another_game_is_bad_options(client: TestClient, player_factory: Any) -> None:
+    with client.websocket_connect("/ws") as ws:
+        p = player_factory(ws)
+        p.recv()
+        p.send({"type": "create_room", "variant": "jiaxing", "options": {"profile": "taixing"}})
+        assert p.until("error")["code"] == "bad_options"

@@ -71,7 +71,7 @@ def test_hashed_assets_are_cached_for_good_and_the_page_is_not(
     sqlite_url: str, tmp_path: Path
 ) -> None:
     from paiju.server.app import create_app
-    from paiju.server.rooms import ServerConfig
+    from paiju.server.room import ServerConfig
 
     dist = tmp_path / "dist"
     (dist / "assets").mkdir(parents=True)

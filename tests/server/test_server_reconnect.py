@@ -90,15 +90,21 @@ def test_leaver_is_replaced_by_a_bot_and_comes_back(make_app: Any, player_factor
         room = app.state.manager.rooms[code]
         assert room.seats[0].auto is True
         turn = room.session.turn
-        for _ in range(10):
+        for _ in range(3):
             _tick(clock, room)
-        # the bot plays seat 0 while the person is away: the table moves on
+        # bots alone and nobody watching: the table waits instead of playing to nobody
+        assert room.session.turn == turn
+        assert room.idle_since is not None
         with client.websocket_connect("/ws") as ws:
             w = player_factory(ws)
             w.recv()
             w.send({"type": "join", "code": code})
             w.until("snapshot")
+            # a watcher came: the bot plays seat 0 while the person is away
+            for _ in range(10):
+                _tick(clock, room)
             assert room.session.turn > turn
+            assert room.idle_since is None
             w.send({"type": "reconnect", "token": token})
             snap = w.until("snapshot")
             assert snap["seat"] == 0

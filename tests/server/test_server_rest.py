@@ -24,6 +24,8 @@ def test_variants_lists_every_registered_flow_with_seat_counts(client: TestClien
     for v in body:
         assert "greedy" in v["bots"]
         assert isinstance(v["options"], dict)
+        # rule profiles (issue 16): the seed's defaults first, each valid for its variant
+        assert v["profiles"][0]["name"] == v["name"] and v["profiles"][0]["options"] == {}
     # the strong bot sits at the tables where it decides in milliseconds
     assert {v["name"]: "strong" in v["bots"] for v in body} == {
         "jiaxing": True,

@@ -77,9 +77,12 @@ def test_every_line_is_stored_as_it_happens(
         p.until("update")
         room = app.state.manager.rooms[code]
         storage: Storage = app.state.storage
+        seen = len(room.session.lines)
         client.portal.call(storage.flush)
         stored = client.portal.call(storage.lines, room.game_id)
-        assert stored == room.session.lines
+        # the bots play on meanwhile: the store holds all that was seen, in order
+        assert len(stored) >= seen
+        assert stored == room.session.lines[: len(stored)]
         games = client.get("/api/games?status=playing").json()
         assert [g["id"] for g in games] == [room.game_id]
         assert client.get(f"/api/games/{room.game_id}/record").status_code == 409

@@ -174,6 +174,10 @@ def test_a_whole_hand_to_the_settlement_with_a_pong(tmp_path: Path) -> None:
             assert f"{payment.amount} 分" in text
         assert "总账" in text
         assert "合计" in text
+        # the settlement's explanation (the end event's) is shown as it is written
+        explained = hand.log[-1].data["explanation"]["text"]["zh"]
+        assert "怎么算的" in text
+        assert all(line.strip() in text for line in explained.splitlines())
         # the record of the finished hand is on disk and verifies
         path = tmp_path / "game.jsonl"
         with open(path, encoding="utf-8") as fh:

@@ -100,3 +100,13 @@ def test_item_values_carry_their_unit() -> None:
     assert i18n.item_value("taixing", "hua", 4) == "4 花"
     assert i18n.item_value("taixing", "bao_zi", 2, "en") == "×2"
     assert i18n.item_value("qinger", "da_gui", 10) == "10 分"
+
+
+def test_wild_tiles_are_marked() -> None:
+    from paiju.tui.render import FACE_BG, WILD_BG, PieceStyle
+
+    style = PieceStyle("jiaxing")
+    style.wild = frozenset({"5z", "6z"})
+    assert style.chip("6z").style.bgcolor.name == WILD_BG  # type: ignore[union-attr]
+    assert style.chip("7z").style.bgcolor.name == FACE_BG  # type: ignore[union-attr]
+    assert style.face("5z").style.underline  # type: ignore[union-attr]

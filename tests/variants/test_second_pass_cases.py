@@ -51,6 +51,35 @@ def test_case(
         assert {i["id"]: i["value"] for i in result["items"]} == case["items"]
     for key, value in case.get("expect", {}).items():
         assert result[key] == value, key
+    # the explanation's payment lines add up to every payment the result reports
+    n = len(result["payments"])
+    explained = [0] * n
+    for line in result["explanation"]["payments"]:
+        explained[line["payer"]] -= line["amount"]
+        explained[line["payee"]] += line["amount"]
+        assert line["zh"] and line["en"] and line["rule"]
+    reported = list(result["payments"])
+    for extra in (result.get("kong_payments"), result.get("fishing", {}).get("payments")):
+        if extra:
+            reported = [a + b for a, b in zip(reported, extra, strict=True)]
+    assert explained == reported
+    assert all(step["rule"] for step in result["explanation"]["formula"])
+    for words in case.get("explain_contains", []):
+        assert words in result["explanation"]["text"]["zh"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_explain_prints_the_explanation_text(
+    lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for game, case in CASES:
+        if case["exit"] != 0:
+            continue
+        status, out, _ = run(case["situation"], tmp_path, capsys)
+        text = json.loads(out)["explanation"]["text"][lang]
+        status, printed, _ = run(case["situation"], tmp_path, capsys, "--explain", "--lang", lang)
+        assert status == 0 and printed == text + "\n", game
+        assert ("Payments:" if lang == "en" else "付款：") in printed
 
 
 def test_every_case_names_its_rule() -> None:

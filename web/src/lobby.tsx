@@ -214,7 +214,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
             data-testid="join-code"
             aria-label={tr(lang, "lobby.code")}
             placeholder={tr(lang, "lobby.code")}
-            maxLength={6}
+            maxLength={10}
             value={code}
             onInput={(e) => setCode((e.target as HTMLInputElement).value)}
           />

@@ -14,9 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from paiju.components.analysis import QINGER
 from paiju.engine.mahjong import Deal, MahjongHand, take_random
-from paiju.variants.base import WinType
 
 
 def determinize(hand: Any, seat: int, rng: random.Random, *, shaped: bool = True) -> Any:
@@ -24,7 +22,7 @@ def determinize(hand: Any, seat: int, rng: random.Random, *, shaped: bool = True
     tiles shaped (unless ``shaped`` is False), any other game as its hand deals it."""
     if isinstance(hand, MahjongHand):
         return hand.determinize(seat, rng, shaped_deal(hand) if shaped else None)
-    return determinize_qinger(hand, seat, rng)
+    return hand.determinize(seat, rng)
 
 
 def shaped_deal(hand: MahjongHand) -> Deal:
@@ -156,115 +154,3 @@ def _shaped_hand(
     for t in dropped:
         avail[t] += 1
     return kept
-
-
-def determinize_qinger(hand: Any, seat: int, rng: random.Random) -> Any:
-    """A copy of a Qing'er hand consistent with what ``seat`` sees: the other players'
-    cards, the 见张 (until a knock shows it) and the stock resampled from the cards
-    ``seat`` cannot see; flowers set aside stay where they are, and a hand past 补花 gets
-    no flower back (they go to the stock). The copy's redeal shuffles are reseeded from
-    ``rng``: the real hand's generator is hidden state too."""
-    from paiju.components.cards import N_CARD_KINDS, full_deck
-    from paiju.engine import qinger as Q
-
-    left = [0] * N_CARD_KINDS
-    for deck_card in full_deck():
-        left[int(deck_card)] += 1
-    for k, n in enumerate(hand.counts[seat]):
-        left[k] -= n
-    for s in range(hand.n_seats):
-        for m in hand.melds[s]:
-            for meld_card in m.cards:
-                left[int(meld_card)] -= 1
-        for group in (hand.discards[s], hand.flowers[s]):
-            for card in group:
-                left[card] -= 1
-        for shown in hand.takeoffs[s]:
-            for card in shown:
-                left[card] -= 1
-    # the 见张 lies face up at the bottom of the stock until the last draw takes it
-    indicator_down = hand.revealed and hand.head < len(hand.stock)
-    if indicator_down:
-        left[hand.indicator] -= 1
-    if min(left) < 0:  # pragma: no cover - the engine conserves cards
-        raise AssertionError("more cards seen than the deck holds")
-    before_flowers = hand.phase == Q.KNOCK_PHASE
-    flower = hand.is_flower
-    pool = [c for c, n in enumerate(left) for _ in range(n)]
-    rng.shuffle(pool)
-    holdable = [c for c in pool if before_flowers or not flower[c]]
-    aside = [c for c in pool if not (before_flowers or not flower[c])]
-    det = hand.copy()
-    det.rng = random.Random(rng.getrandbits(64))
-    pos = 0
-    for s in hand.players:
-        if s == seat:
-            continue
-        size = sum(hand.counts[s])
-        counts = bytearray(N_CARD_KINDS)
-        kinds = bytearray(len(hand.kinds[s]))
-        for card in holdable[pos : pos + size]:
-            counts[card] += 1
-            kind = Q.MELD_KIND[card]
-            if kind >= 0:
-                kinds[kind] += 1
-        pos += size
-        det.counts[s] = counts
-        det.kinds[s] = kinds
-        if hand.last_in[s] >= 0 and not counts[hand.last_in[s]]:
-            det.last_in[s] = next(c for c in range(N_CARD_KINDS) if counts[c])
-    rest = holdable[pos:] + aside
-    rng.shuffle(rest)
-    if indicator_down:
-        det.stock = hand.stock[: hand.head] + rest + [hand.indicator]
-    elif hand.revealed:
-        det.stock = hand.stock[: hand.head] + rest
-    else:
-        det.indicator = rest.pop()
-        det.stock = hand.stock[: hand.head] + rest
-    if len(det.stock) != len(hand.stock):  # pragma: no cover - conservation again
-        raise AssertionError("the unseen cards do not fill the hands and the stock")
-    current = hand.current
-    if current != seat and det.drawn >= 0 and not det.counts[current][det.drawn]:
-        det.drawn = det.last_in[current]
-    det._legal = {}
-    if hand.phase == Q.CLAIM:
-        det.pending = _qinger_window(hand, det, seat)
-        det.answers = {}
-    return det
-
-
-def _qinger_window(hand: Any, det: Any, seat: int) -> dict[int, list[int]]:
-    """The claim window on the sampled hands, as the Qing'er engine builds it."""
-    from paiju.engine import qinger as Q
-    from paiju.variants.qinger import scoring as QS
-
-    card, source = hand.claim_card, hand.claim_from
-    kind = Q.MELD_KIND[card]
-    meld_ok = det.head < len(det.stock)
-    pending: dict[int, list[int]] = {}
-    s = det.next_seat[source]
-    while s != source:
-        if s == seat:
-            own = list(hand.legal_actions(seat))
-            if own:
-                pending[s] = own
-        else:
-            kinds = det.kinds[s]
-            n = kinds[kind]
-            opts: list[int] = []
-            if meld_ok and n >= 2:
-                opts.append(Q.PONG)
-                if n == 3:
-                    opts.append(Q.KONG)
-            kinds[kind] = n + 1
-            complete = QINGER.is_complete_standard(bytes(kinds), det.declared[s])
-            kinds[kind] = n
-            if complete and QS.can_win(
-                det._scoring_hand([s], WinType.DISCARD, card, source), det.options
-            ):
-                opts.append(Q.HU)
-            if opts:
-                pending[s] = [Q.PASS, *opts]
-        s = det.next_seat[s]
-    return pending

@@ -42,6 +42,8 @@ class GreedyBot:
             # a ready declaration (天听) is offered only to a ready hand: always take it
             if win in legal:
                 return win
+        if hand.rules.wild_kinds:
+            return wild_greedy(hand, seat, legal, self._rng)
         counts = bytearray(hand.counts[seat])
         declared = len(hand.melds[seat])
         if A.PASS in legal:
@@ -237,3 +239,68 @@ def _ukeire(
                 total += unseen[k] * (pair_weight if counts[k] == 3 else 1)
             counts[k] -= 1
     return total
+
+
+# -- wild tiles (Jiaxing 混儿) ------------------------------------------------------------
+
+
+def wild_greedy(hand: MahjongHand, seat: int, legal: list[int], rng: random.Random) -> int:
+    """Greedy's choice when the hand has wild kinds: the same shanten-first rule, with the
+    rules' wild-aware shanten (a 混儿 fills any gap). Claims pong or kong only when that
+    lowers the shanten; ties go to the most unseen tiles that would lower it."""
+    rules = hand.rules
+    counts = bytearray(hand.counts[seat])
+    declared = len(hand.melds[seat])
+
+    def shanten(c: bytearray, d: int) -> int:
+        return rules.shanten(hand, seat, bytes(c), d)
+
+    if A.PASS in legal:
+        tile = hand.claim_tile
+        now = shanten(counts, declared)
+        for action, take in ((A.KONG, 3), (A.PONG, 2)):
+            if action in legal:
+                counts[tile] -= take
+                after = shanten(counts, declared + 1)
+                counts[tile] += take
+                # after a pong a discard is still due: the shanten may not rise by it
+                if after < now:
+                    return action
+        return A.PASS
+    unseen = unseen_counts(hand, seat)
+    scored: list[tuple[int, int]] = []
+    for action in legal:
+        if action < 34:
+            counts[action] -= 1
+            scored.append((shanten(counts, declared), action))
+            counts[action] += 1
+        elif action < 102:
+            tile = action - 34 if action < 68 else action - 68
+            take = 4 if action < 68 else 1
+            counts[tile] -= take
+            sh = shanten(counts, declared + (action < 68))
+            counts[tile] += take
+            scored.append((sh - 1, action))
+    if not scored:
+        return legal[0]
+    best = min(sh for sh, _ in scored)
+    top = [a for sh, a in scored if sh == best]
+    kongs = [a for a in top if a >= 34]
+    if kongs or len(top) == 1:
+        return _declaring((kongs or top)[0], legal)
+    best_key: tuple[float, float] | None = None
+    choice = top[0]
+    for action in top:
+        counts[action] -= 1
+        gain = 0
+        for k in range(34):
+            if unseen[k] and counts[k] < 4:
+                counts[k] += 1
+                if shanten(counts, declared) < best:
+                    gain += unseen[k]
+                counts[k] -= 1
+        counts[action] += 1
+        key = (-float(gain), rng.random())
+        if best_key is None or key < best_key:
+            best_key, choice = key, action
+    return _declaring(choice, legal)

@@ -128,6 +128,8 @@ class StrongBot:
             return Evaluation(int(legal[0]), "forced", {}, frozenset(legal))
         default = int(self._fallback(hand, seat))
         base = Evaluation(default, "greedy", {}, frozenset([default]))
+        if _has_wilds(hand):
+            return base
         in_turn = False
         if isinstance(hand, MahjongHand):
             if A.ZIMO in legal:
@@ -184,3 +186,9 @@ def _simple(name: str, seed: int, variant: str) -> Decide:
     if name == "random":
         return RandomBot(seed)
     return greedy_bot(variant, seed)
+
+
+def _has_wilds(hand: Any) -> bool:
+    """Jiaxing 混儿: the lookahead and Monte Carlo read hands without wild tiles, so with
+    wilds the choice is the wild-aware greedy one (``bots.simple.wild_greedy``)."""
+    return isinstance(hand, MahjongHand) and bool(hand.rules.wild_kinds)

@@ -554,10 +554,23 @@ class QingerHand:
             # a dead 广告 (advert_is_flower off) cannot be claimed
             self._draw(self.next_seat[seat])
             return
+        pending = self._claim_window(seat, card)
+        if pending:
+            self.pending = pending
+            self.answers = {}
+            self.claim_card = card
+            self.claim_from = seat
+            self.phase = CLAIM
+        else:
+            self._draw(self.next_seat[seat])
+
+    def _claim_window(self, source: int, card: int) -> dict[int, list[int]]:
+        """Every other seat's answers to ``card`` just discarded by ``source``."""
+        kind = MELD_KIND[card]
         pending: dict[int, list[int]] = {}
         meld_ok = self.head < len(self.stock)
-        s = self.next_seat[seat]
-        while s != seat:
+        s = self.next_seat[source]
+        while s != source:
             kinds = self.kinds[s]
             n = kinds[kind]
             opts: list[int] = []
@@ -569,20 +582,13 @@ class QingerHand:
             complete = QINGER.is_complete_standard(bytes(kinds), self.declared[s])
             kinds[kind] = n
             if complete and S.can_win(
-                self._scoring_hand([s], WinType.DISCARD, card, seat), self.options
+                self._scoring_hand([s], WinType.DISCARD, card, source), self.options
             ):
                 opts.append(HU)
             if opts:
                 pending[s] = [PASS, *opts]
             s = self.next_seat[s]
-        if pending:
-            self.pending = pending
-            self.answers = {}
-            self.claim_card = card
-            self.claim_from = seat
-            self.phase = CLAIM
-        else:
-            self._draw(self.next_seat[seat])
+        return pending
 
     def _resolve_claims(self) -> None:
         card, source = self.claim_card, self.claim_from
@@ -870,6 +876,86 @@ class QingerHand:
         new.log = list(self.log)
         new._legal = {}
         return new
+
+    # -- what a seat cannot see ----------------------------------------------------
+    def unseen_cards(self, seat: int) -> list[int]:
+        """The cards ``seat`` cannot see: the whole deck minus its own cards, every meld,
+        discard, flower set aside and takeoff shown, and the 见张 while it lies face up at
+        the bottom of the stock."""
+        left = [0] * N_CARD_KINDS
+        for deck_card in full_deck():
+            left[int(deck_card)] += 1
+        for k, n in enumerate(self.counts[seat]):
+            left[k] -= n
+        for s in range(self.n_seats):
+            for m in self.melds[s]:
+                for meld_card in m.cards:
+                    left[int(meld_card)] -= 1
+            for group in (self.discards[s], self.flowers[s]):
+                for card in group:
+                    left[card] -= 1
+            for shown in self.takeoffs[s]:
+                for card in shown:
+                    left[card] -= 1
+        if self.revealed and self.head < len(self.stock):
+            left[self.indicator] -= 1
+        if min(left) < 0:  # pragma: no cover - the hand conserves cards
+            raise AssertionError("more cards seen than the deck holds")
+        return [c for c, n in enumerate(left) for _ in range(n)]
+
+    def determinize(self, seat: int, rng: random.Random) -> QingerHand:
+        """A copy of this hand that ``seat`` could not tell from it: the other players'
+        cards, the 见张 (until a knock shows it) and the stock dealt again from
+        :meth:`unseen_cards`. Flowers set aside stay where they are, and past 补花 no
+        flower goes back into a hand (they go to the stock). The copy's redeal shuffles
+        are reseeded from ``rng`` (the real generator is hidden state too), and an open
+        claim window is rebuilt by this hand's own rules on the sampled cards, with no
+        answer given yet."""
+        indicator_down = self.revealed and self.head < len(self.stock)
+        before_flowers = self.phase == KNOCK_PHASE
+        flower = self.is_flower
+        pool = self.unseen_cards(seat)
+        rng.shuffle(pool)
+        holdable = [c for c in pool if before_flowers or not flower[c]]
+        aside = [c for c in pool if not (before_flowers or not flower[c])]
+        det = self.copy()
+        det.rng = random.Random(rng.getrandbits(64))
+        pos = 0
+        for s in self.players:
+            if s == seat:
+                continue
+            size = sum(self.counts[s])
+            counts = bytearray(N_CARD_KINDS)
+            kinds = bytearray(len(self.kinds[s]))
+            for card in holdable[pos : pos + size]:
+                counts[card] += 1
+                kind = MELD_KIND[card]
+                if kind >= 0:
+                    kinds[kind] += 1
+            pos += size
+            det.counts[s] = counts
+            det.kinds[s] = kinds
+            if self.last_in[s] >= 0 and not counts[self.last_in[s]]:
+                det.last_in[s] = next(c for c in range(N_CARD_KINDS) if counts[c])
+        rest = holdable[pos:] + aside
+        rng.shuffle(rest)
+        if indicator_down:
+            det.stock = self.stock[: self.head] + rest + [self.indicator]
+        elif self.revealed:
+            det.stock = self.stock[: self.head] + rest
+        else:
+            det.indicator = rest.pop()
+            det.stock = self.stock[: self.head] + rest
+        if len(det.stock) != len(self.stock):  # pragma: no cover - conservation again
+            raise AssertionError("the unseen cards do not fill the hands and the stock")
+        current = self.current
+        if current != seat and det.drawn >= 0 and not det.counts[current][det.drawn]:
+            det.drawn = det.last_in[current]
+        det._legal = {}
+        if self.phase == CLAIM:
+            det.pending = det._claim_window(self.claim_from, self.claim_card)
+            det.answers = {}
+        return det
 
 
 PRIVATE_TYPES = frozenset({"deal", "draw"})

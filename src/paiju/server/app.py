@@ -4,23 +4,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
+import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import PlainTextResponse, Response
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
 import paiju
+from paiju.server import messages as M
 from paiju.server import protocol as P
-from paiju.server.rooms import Connection, RoomManager, ServerConfig
+from paiju.server.http import BodyLimit, SecurityHeaders, client_address, origin_allowed
+from paiju.server.manager import RoomManager, table_bots
+from paiju.server.metrics import health_report, prometheus_text
+from paiju.server.room import Connection, ServerConfig
 from paiju.server.storage import Storage
-from paiju.server.timers import Clock, TokenBucket
+from paiju.server.timers import Clock
 from paiju.variants.base import options_to_mapping
 
 MAX_OUTBOX = 2000
@@ -28,6 +35,9 @@ MAX_OUTBOX = 2000
 MAX_STRIKES = 100
 """Refused messages (rate limit) before a client is disconnected."""
 REAP_SECONDS = 60.0
+
+access_log = logging.getLogger("paiju.access")
+error_log = logging.getLogger("paiju.error")
 
 
 class SocketConnection(Connection):
@@ -66,42 +76,94 @@ def create_app(
     config: ServerConfig | None = None,
     clock: Clock | None = None,
     static_dir: str | None = None,
+    cluster: Any = None,
 ) -> FastAPI:
     """An app with its own storage and rooms. ``database_url`` defaults to
     ``PAIJU_DATABASE_URL`` or SQLite under ./data; ``static_dir`` (default: ``PAIJU_STATIC_DIR``
     or ./web/dist) is served at ``/`` when it exists."""
-    storage = Storage(database_url)
-    manager = RoomManager(storage, config, clock)
+    node: Any = None
+    if cluster is None:
+        storage = Storage(database_url)
+        manager = RoomManager(storage, config, clock)
+    else:
+        # one node of several (paiju.server.cluster.ClusterSettings): docs/deploy.md
+        from paiju.server.cluster.node import ClusterNode, ClusterRoomManager
+        from paiju.server.cluster.storage import FencedStorage
+
+        storage = FencedStorage(database_url, cluster.node)
+        manager = ClusterRoomManager(storage, config, clock)
+        node = ClusterNode(manager, storage, cluster)
+    cfg = manager.config
+    proxies = [ipaddress.ip_network(p, strict=False) for p in cfg.trusted_proxies]
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.start()
-        await manager.resume_all()
+        if node is None:
+            await manager.resume_all()
+        else:
+            await node.start()  # the node takes over only rooms nobody owns
         reaper = asyncio.create_task(_reap(manager))
         try:
             yield
         finally:
             reaper.cancel()
+            if node is not None:
+                await node.close()
             await manager.close()
             await storage.close()
 
     app = FastAPI(title="paiju", version=paiju.__version__, lifespan=lifespan)
     app.state.manager = manager
     app.state.storage = storage
+    app.state.node = node
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        # a bug must not become a 500 with a traceback for the client: log it, refuse input
+        error_log.error(
+            "unhandled error on %s %s: %s",
+            request.method,
+            request.url.path,
+            exc,
+            exc_info=exc,
+        )
+        return JSONResponse(
+            {"error": f"this input could not be processed ({type(exc).__name__})"},
+            status_code=422,
+        )
 
     @app.get("/api/health")
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "protocol": P.PROTOCOL_VERSION, "version": paiju.__version__}
+    async def health() -> JSONResponse:
+        report = health_report(manager)
+        return JSONResponse(report, status_code=200 if report["ok"] else 503)
+
+    @app.get("/metrics")
+    async def metrics() -> PlainTextResponse:
+        return PlainTextResponse(
+            prometheus_text(manager), media_type="text/plain; version=0.0.4; charset=utf-8"
+        )
 
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:
-        from paiju.server.rooms import table_bots
+        from paiju.variants.profiles import PROFILES
 
         return [
             {
                 "name": name,
                 "n_seats": flow.n_seats,
                 "options": options_to_mapping(flow.options_type()),
+                "profiles": [
+                    {
+                        "name": p.name,
+                        "version": p.version,
+                        "options": dict(p.options),
+                        "zh": p.zh,
+                        "en": p.en,
+                    }
+                    for p in PROFILES.values()
+                    if p.variant == name
+                ],
                 "bots": table_bots(name),
             }
             for name, flow in manager.flows().items()
@@ -111,12 +173,25 @@ def create_app(
     async def protocol() -> dict[str, Any]:
         return {"version": P.PROTOCOL_VERSION, "client_messages": P.client_schema()}
 
+    @app.get("/api/schema")
+    async def schema() -> dict[str, Any]:
+        return {
+            "version": P.PROTOCOL_VERSION,
+            "client_messages": P.client_schema(),
+            "server_messages": M.server_schema(),
+        }
+
     @app.get("/api/rooms")
-    async def rooms(status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+    async def rooms(
+        request: Request, status: str | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
         """Rooms on this server, newest first; ``status=waiting``: those a person may still
         sit down in (the lobby's list of open rooms)."""
         if status not in (None, "waiting", "playing", "finished"):
             raise HTTPException(422, "status must be waiting, playing or finished")
+        address = _address(request.client.host if request.client else None, request.headers)
+        if not manager.allow("lookup", address):
+            raise HTTPException(429, "too many room lookups; wait a little")
         found = [r for r in manager.rooms.values() if status is None or r.status == status]
         if status == "waiting":
             found = [r for r in found if _has_free_seat(r)]
@@ -124,90 +199,123 @@ def create_app(
         return [r.public() for r in found[: max(1, min(limit, 200))]]
 
     @app.get("/api/rooms/{code}")
-    async def room(code: str) -> dict[str, Any]:
-        found = manager.rooms.get(code.upper())
-        if found is None:
-            raise HTTPException(404, f"no room with code {code!r}")
+    async def room(code: str, request: Request) -> dict[str, Any]:
+        address = _address(request.client.host if request.client else None, request.headers)
+        try:
+            found = manager.lookup(code[:32], address)
+        except P.ProtocolError as exc:
+            status = 429 if exc.code == "rate_limited" else 404
+            raise HTTPException(status, exc.message) from None
         return found.public()
 
     @app.get("/api/games")
     async def games(status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        if status not in (None, "playing", "finished", "broken"):
-            raise HTTPException(422, "status must be playing, finished or broken")
+        if status not in (None, "playing", "finished", "broken", "abandoned"):
+            raise HTTPException(422, "status must be playing, finished, broken or abandoned")
         rows = await storage.list_games(status, max(1, min(limit, 500)))
         return [_game_json(g) for g in rows]
 
     @app.get("/api/games/{game_id}")
     async def game(game_id: str) -> dict[str, Any]:
-        await storage.flush()
-        found = await storage.get_game(game_id)
+        found = await storage.get_game(game_id[:64])
         if found is None:
-            raise HTTPException(404, f"no game {game_id!r}")
+            raise HTTPException(404, f"no game {game_id[:64]!r}")
         return _game_json(found)
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> PlainTextResponse:
-        # the match_end a client reacts to may still sit in the write queue
-        await storage.flush()
-        found = await storage.get_game(game_id)
+        found = await storage.get_game(game_id[:64])
         if found is None:
-            raise HTTPException(404, f"no game {game_id!r}")
+            raise HTTPException(404, f"no game {game_id[:64]!r}")
         if found.status != "finished":
             # the header holds the seed, from which every concealed tile follows
             raise HTTPException(409, "the record is available once the game has finished")
-        lines = await storage.lines(game_id)
+        lines = await storage.lines(found.id)
         body = "".join(
             json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines
         )
         return PlainTextResponse(
             body,
             media_type="application/x-ndjson",
-            headers={"Content-Disposition": f'attachment; filename="paiju-{game_id}.jsonl"'},
+            headers={"Content-Disposition": f'attachment; filename="paiju-{found.id}.jsonl"'},
         )
+
+    def _address(peer: str | None, headers: Any) -> str:
+        return client_address(peer, headers.get("x-forwarded-for"), proxies)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
+        peer = ws.client.host if ws.client is not None else None
+        address = _address(peer, ws.headers)
+        origin = ws.headers.get("origin")
+        if not origin_allowed(origin, ws.headers.get("host"), cfg.allowed_origins):
+            access_log.info(
+                "websocket refused",
+                extra={"event": "ws_refused", "client": address, "origin": origin},
+            )
+            await ws.close(code=1008)
+            return
         await ws.accept()
-        address = ws.client.host if ws.client is not None else "unknown"
         conn = SocketConnection(ws, address)
-        cfg = manager.config
-        conn.bucket = TokenBucket(cfg.message_rate, cfg.message_burst)
+        started = time.monotonic()
+        access_log.info("websocket open", extra={"event": "ws_open", "client": address})
         pump = asyncio.create_task(conn.pump())
+        if node is not None:
+            node.connected(conn)
         conn.send(
-            {
-                "type": "welcome",
-                "protocol": P.PROTOCOL_VERSION,
-                "server": paiju.__version__,
-                "variants": list(manager.flows()),
-            }
+            M.Welcome(
+                protocol=P.PROTOCOL_VERSION,
+                server=paiju.__version__,
+                variants=list(manager.flows()),
+            ).json_dict()
         )
         strikes = 0
+        received = 0
         try:
             while conn.closing is None:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                received += 1
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                if not conn.bucket.take():
+                if not manager.allow("message", address):
                     strikes += 1
-                    conn.send(P.error("rate_limited", "too many messages; slow down"))
+                    conn.send(M.error("rate_limited", "too many messages; slow down"))
                     if strikes >= MAX_STRIKES:
                         conn.close(1008)
                     continue
                 try:
-                    manager.handle(conn, P.parse_client_message(raw))
+                    msg = P.parse_client_message(raw, cfg.max_frame_bytes)
+                    if node is None:
+                        manager.handle(conn, msg)
+                    else:
+                        await node.handle(conn, raw, msg)
                 except P.ProtocolError as exc:
-                    conn.send(P.error(exc.code, exc.message))
+                    conn.send(M.error(exc.code, exc.message))
         except WebSocketDisconnect:
             pass
         finally:
-            manager.disconnect(conn)
+            (node or manager).disconnect(conn)
             conn.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(pump, timeout=1.0)
             pump.cancel()
+            access_log.info(
+                "websocket closed",
+                extra={
+                    "event": "ws_close",
+                    "client": address,
+                    "messages": received,
+                    "seconds": round(time.monotonic() - started, 3),
+                },
+            )
+
+    if node is not None:
+        from paiju.server.cluster.http import add_routes
+
+        add_routes(app, node)
 
     from paiju.server.web_api import router as web_router
 
@@ -221,6 +329,9 @@ def create_app(
     if Path(static).is_dir():
         app.mount("/", ClientFiles(directory=static, html=True), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    # outermost first: the body limit sees the request before anything reads it
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, proxies=proxies)
     return app
 
 
@@ -252,6 +363,7 @@ def _game_json(game: Any) -> dict[str, Any]:
         "seats": [
             {"kind": s.get("kind"), "level": s.get("level"), "name": s.get("name")}
             for s in game.room.get("seats", [])
+            if isinstance(s, dict)
         ],
         "result": game.result,
         "created_at": game.created_at,

@@ -21,9 +21,8 @@ from typing import Any
 
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, for_seat
-from paiju.engine.fairness import FairDeal, FairDealError
 from paiju.engine.match import Hand, HandSummary, Match
-from paiju.engine.record import RecordWriter, header, match_end
+from paiju.engine.record import RecordWriter, header
 from paiju.variants.base import options_from_mapping
 
 
@@ -45,27 +44,19 @@ class Step:
 class GameSession:
     """A match plus its record, advanced by :meth:`act`, :meth:`start_hand`, :meth:`end_hand`."""
 
-    def __init__(
-        self,
-        flow: Any,
-        options: Any,
-        seed: int,
-        seats: list[str],
-        fair: FairDeal | None = None,
-    ) -> None:
+    def __init__(self, flow: Any, options: Any, seed: int, seats: list[str]) -> None:
         self.flow = flow
         self.options = options
-        self.n_seats: int = flow.n_seats
-        # ``fair``: the room's fair deal (docs/spec/fair-deal.md) with its secret server
-        # seed; the header shows its commitment, match_end reveals the seed
-        self.match = Match(flow, options, seed, n_seats=self.n_seats, fair=fair)
+        self.n_seats: int = seat_count(flow, options)
+        self.match = Match(flow, options, seed, n_seats=self.n_seats)
         self.lines: list[dict[str, Any]] = [header(self.match, list(seats))]
         self.hand: Hand | None = None
         self.held: dict[int, int] = {}
         """Answers received ahead of their turn in a multi-seat window (seat → code)."""
         self.turn = 0
-        """Counts every change of what may be done; a client may quote it to avoid
-        acting on a state it has not seen."""
+        """Counts every change of the table that players see; a client may quote it to
+        avoid acting on a state it has not seen. Answers held in a claim window change
+        nothing visible and do not count: the count must not tell how many answered."""
         self.finished = False
         self.hide: SeatFilter = for_seat
         """How this game's events are filtered for a seat (set from the first hand)."""
@@ -121,7 +112,13 @@ class GameSession:
         self._emit(("hand_end", summary))
         if self.match.is_over():
             self.finished = True
-            self._sink(match_end(self.match))
+            self._sink(
+                {
+                    "type": "match_end",
+                    "totals": self.match.totals(),
+                    "hands": len(self.match.hands),
+                }
+            )
         self.turn += 1
         step = self._take()
         step.hand_ended = summary
@@ -169,8 +166,10 @@ class GameSession:
                 self._emit(ev)
         if hand.is_over:
             self.held = {}
-        self.turn += 1
-        return self._take()
+        step = self._take()
+        if step.events or hand.is_over:
+            self.turn += 1
+        return step
 
     # -- what a seat may see -------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -218,11 +217,8 @@ class GameSession:
 
     # -- rebuilding ------------------------------------------------------------------
     @classmethod
-    def resume(cls, lines: list[dict[str, Any]], server_seed: bytes | None = None) -> GameSession:
+    def resume(cls, lines: list[dict[str, Any]]) -> GameSession:
         """Rebuild a session from stored record lines by re-running the engine.
-
-        A fair-deal game (``fair`` in the header) needs its secret ``server_seed``, which
-        the server keeps apart from the lines until the match ends.
 
         Every stored line must match what the engine regenerates; the stored log may stop
         short of the regenerated one (lines not yet flushed when a server stopped), and the
@@ -234,28 +230,31 @@ class GameSession:
         if not lines:
             raise ResumeError("no header")
         head = lines[0]
-        flow = flows().get(head.get("variant"))  # type: ignore[arg-type]
+        if not isinstance(head, dict):
+            raise ResumeError("line 1: the header is not a JSON object")
+        variant = head.get("variant")
+        flow = flows().get(variant) if isinstance(variant, str) else None
         if flow is None:
-            raise ResumeError(f"unknown variant {head.get('variant')!r}")
+            raise ResumeError(f"unknown variant {str(variant)[:40]!r}")
+        raw_options = head.get("options") or {}
+        if not isinstance(raw_options, dict):
+            raise ResumeError("header options must be a JSON object")
         try:
-            options = options_from_mapping(flow.options_type, head.get("options") or {})
-        except ValueError as exc:
+            options = options_from_mapping(flow.options_type, raw_options)
+        except (ValueError, TypeError) as exc:
             raise ResumeError(f"header options: {exc}") from None
         seed = head.get("seed")
-        if not isinstance(seed, int):
-            raise ResumeError("header seed must be an integer")
-        fair = None
-        if "fair" in head:
-            if server_seed is None:
-                raise ResumeError("a fair-deal game needs its server seed to resume")
-            try:
-                fair = FairDeal.from_header(head["fair"], server_seed.hex())
-            except FairDealError as exc:
-                raise ResumeError(f"header fair: {exc}") from None
-        session = cls(flow, options, seed, list(head.get("seats") or []), fair)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise ResumeError("header seed must be a non-negative 64-bit integer")
+        names = head.get("seats") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ResumeError("header seats must be a list of names")
+        session = cls(flow, options, seed, names)
         if session.lines[0] != head:
             raise ResumeError("header differs from what this engine writes")
         for number, line in enumerate(lines[1:], start=2):
+            if not isinstance(line, dict):
+                raise ResumeError(f"line {number}: not a JSON object")
             kind = line.get("type")
             if kind == "hand":
                 session.start_hand()
@@ -264,8 +263,8 @@ class GameSession:
             elif kind == "action":
                 seat = line.get("seat")
                 try:
-                    code = session.parse(str(line.get("action")))
-                    if not isinstance(seat, int):
+                    code = session.parse(str(line.get("action"))[:32])
+                    if not isinstance(seat, int) or isinstance(seat, bool):
                         raise IllegalActionError("no seat")
                     session.act(seat, code)
                 except (IllegalActionError, InvalidActionError) as exc:
@@ -278,6 +277,48 @@ class GameSession:
 
 
 SeatFilter = Callable[[Event, "int | None"], dict[str, Any]]
+
+WINDOW_PHASES = frozenset({"claim", "rob", "declare"})
+"""Phases in which several seats may be asked at once and whether any is asked depends on
+what they hold: a discard's claim window, robbing a kong, 天聽 declarations."""
+
+
+def claim_window_open(session: GameSession) -> bool:
+    """Whether the hand waits on answers that only the asked seats may know of.
+
+    The one place the server recognises such a window (until the hand says it itself)."""
+    hand: Any = session.hand
+    if hand is None or hand.is_over:
+        return False
+    phase = hand.view(None).get("phase")
+    return phase in WINDOW_PHASES
+
+
+def default_action(session: GameSession, seat: int) -> int:
+    """What a seat does when its time runs out: pass a claim, else let the drawn tile go,
+    else the lowest-coded legal action (for mahjong: a discard).
+
+    The one place the server decides a timeout's move (until the hand says it itself)."""
+    hand = session.hand
+    assert hand is not None
+    legal = session.legal(seat)
+    by_name = {hand.action_str(a): a for a in legal}
+    if "pass" in by_name:
+        return by_name["pass"]
+    view = session.view(seat)
+    drawn = view.get("drawn")
+    if isinstance(drawn, str) and "d" + drawn in by_name:
+        return by_name["d" + drawn]
+    return min(legal)
+
+
+def seat_count(flow: Any, options: Any) -> int:
+    """Seats at a table of ``flow`` with ``options`` (Qing'er: 3, or 4 with
+    ``participants = 4``, one of whom sits each hand out)."""
+    seats = getattr(flow, "seats", None)
+    if callable(seats):
+        return int(seats(options))
+    return int(flow.n_seats)
 
 
 def seat_filter(hand: Any) -> SeatFilter:

@@ -37,13 +37,18 @@ class LoadResult:
     actions: int
     seconds: float
     latencies_ms: list[float] = field(default_factory=list)
+    pings_ms: list[float] = field(default_factory=list)
+    """Round trips of ``ping`` from the measured tables' hosts (one a second each)."""
+    strong_tables: int = 0
     errors: list[str] = field(default_factory=list)
     timed_out: bool = False
 
     def summary(self) -> dict[str, Any]:
         lat = sorted(self.latencies_ms)
+        pings = sorted(self.pings_ms)
         return {
             "tables": self.tables,
+            "strong_tables": self.strong_tables,
             "finished_tables": self.finished_tables,
             "actions": self.actions,
             "seconds": round(self.seconds, 2),
@@ -51,6 +56,9 @@ class LoadResult:
             "p50_ms": round(_percentile(lat, 50), 2) if lat else None,
             "p99_ms": round(_percentile(lat, 99), 2) if lat else None,
             "max_ms": round(lat[-1], 2) if lat else None,
+            "pings": len(pings),
+            "ping_p50_ms": round(_percentile(pings, 50), 2) if pings else None,
+            "ping_p99_ms": round(_percentile(pings, 99), 2) if pings else None,
             "errors": len(self.errors),
             "first_errors": self.errors[:3],
             "timed_out": self.timed_out,
@@ -63,12 +71,12 @@ def _percentile(sorted_values: list[float], p: float) -> float:
     return statistics.quantiles(sorted_values, n=100, method="inclusive")[int(p) - 1]
 
 
-def _config(tables: int) -> Any:
-    from paiju.server.rooms import ServerConfig
+def _config(tables: int, bot_delay: float) -> Any:
+    from paiju.server.room import ServerConfig
 
     # wire bots act at once and every table shares one address: lift the per-client limits
     return ServerConfig(
-        bot_delay=0.0,
+        bot_delay=bot_delay,
         next_hand_delay=0.0,
         message_rate=1000.0,
         message_burst=1000.0,
@@ -78,12 +86,12 @@ def _config(tables: int) -> Any:
     )
 
 
-def _uvicorn(database_url: str, tables: int) -> Any:
+def _uvicorn(database_url: str, tables: int, bot_delay: float = 0.0) -> Any:
     import uvicorn
 
     from paiju.server.app import create_app
 
-    app = create_app(database_url, _config(tables), static_dir="/nonexistent")
+    app = create_app(database_url, _config(tables, bot_delay), static_dir="/nonexistent")
     return uvicorn.Server(
         uvicorn.Config(
             app,
@@ -106,8 +114,8 @@ def _loopback_socket() -> socket.socket:
 class ServerThread:
     """uvicorn serving a fresh app on 127.0.0.1:<ephemeral> from a background thread."""
 
-    def __init__(self, database_url: str, tables: int) -> None:
-        self.server = _uvicorn(database_url, tables)
+    def __init__(self, database_url: str, tables: int, bot_delay: float = 0.0) -> None:
+        self.server = _uvicorn(database_url, tables, bot_delay)
         self.sock = _loopback_socket()
         self.port: int = self.sock.getsockname()[1]
         self.thread = threading.Thread(
@@ -129,8 +137,8 @@ class ServerThread:
         self.sock.close()
 
 
-def _serve_child(database_url: str, tables: int, ports: Any) -> None:
-    server = _uvicorn(database_url, tables)
+def _serve_child(database_url: str, tables: int, bot_delay: float, ports: Any) -> None:
+    server = _uvicorn(database_url, tables, bot_delay)
     sock = _loopback_socket()
     ports.put(sock.getsockname()[1])
     server.run(sockets=[sock])
@@ -140,11 +148,11 @@ class ServerProcess:
     """The same server in a child process, so that it does not share a core (and the GIL)
     with the clients."""
 
-    def __init__(self, database_url: str, tables: int) -> None:
+    def __init__(self, database_url: str, tables: int, bot_delay: float = 0.0) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.ports: Any = ctx.Queue()
         self.process = ctx.Process(
-            target=_serve_child, args=(database_url, tables, self.ports), daemon=True
+            target=_serve_child, args=(database_url, tables, bot_delay, self.ports), daemon=True
         )
         self.port = 0
 
@@ -178,6 +186,9 @@ class LoadPlan:
     variant: str = "jiaxing"
     process: bool = False
     """Run the server in a child process instead of a thread of this one."""
+    strong_tables: int = 0
+    """Extra tables of server-side ``strong`` bots (each watched by one spectator socket),
+    playing beside the measured ones: the cost of bot decisions to everybody else."""
 
     def check(self) -> None:
         if not 1 <= self.tables <= 2000:
@@ -188,6 +199,8 @@ class LoadPlan:
             raise ValueError("seconds must be in (0, 3600]")
         if not 0 <= self.think <= 10:
             raise ValueError("think must be between 0 and 10 seconds")
+        if not 0 <= self.strong_tables <= 500:
+            raise ValueError("strong_tables must be between 0 and 500")
 
 
 class _Seat:
@@ -198,6 +211,7 @@ class _Seat:
         self.sent_at: float | None = None
         self.acted_turn = -1
         self.done = False
+        self.ping_sent: float | None = None
 
     def choose(self, legal: list[str]) -> str:
         for win in ("zimo", "hu"):
@@ -222,6 +236,10 @@ class _Seat:
             await self._maybe_act(ws, msg)
         elif kind == "snapshot":
             await self._maybe_act(ws, msg)
+        elif kind == "pong":
+            if self.ping_sent is not None:
+                self.result.pings_ms.append((time.perf_counter() - self.ping_sent) * 1000)
+                self.ping_sent = None
         elif kind == "match_end":
             self.done = True
         elif kind == "error":
@@ -239,6 +257,40 @@ class _Seat:
         self.sent_at = time.perf_counter()
         self.result.actions += 1
         await ws.send(json.dumps({"type": "act", "action": self.choose(legal), "turn": turn}))
+
+
+async def _ping_loop(ws: Any, seat: _Seat, rng: random.Random) -> None:
+    """A ping a second from this socket; the ``pong`` is timed by :meth:`_Seat.handle`."""
+    await asyncio.sleep(rng.random())
+    while not seat.done:
+        seat.ping_sent = time.perf_counter()
+        await ws.send(json.dumps({"type": "ping", "t": seat.ping_sent}))
+        await asyncio.sleep(1.0)
+
+
+async def _watch_strong(run: _Run, index: int) -> None:
+    """A room of four server-side strong bots, kept alive by one watching socket."""
+    from websockets.asyncio.client import connect
+
+    del index
+    async with connect(run.url, max_size=2**20) as ws:
+        await _recv_until(ws, "welcome", [])
+        await run.ready.wait()
+        request = {
+            "type": "create_room",
+            "variant": run.plan.variant,
+            "options": {"hands": run.plan.hands},
+            "seats": [{"kind": "bot", "level": "strong"}] * run.n_seats,
+        }
+        await ws.send(json.dumps(request))
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg.get("type") == "match_end":
+                run.strong_done += 1
+                return
+            if msg.get("type") == "error":
+                run.result.errors.append(f"strong table: {msg.get('code')}: {msg.get('message')}")
+                return
 
 
 async def _recv_until(ws: Any, kind: str, seen: list[dict[str, Any]]) -> dict[str, Any]:
@@ -259,6 +311,7 @@ class _Run:
     result: LoadResult
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     arrived: int = 0
+    strong_done: int = 0
 
 
 async def _table(run: _Run, index: int) -> bool:
@@ -287,9 +340,16 @@ async def _table(run: _Run, index: int) -> bool:
             await ws.send(json.dumps({"type": "take_seat", "seat": seat, "name": f"load{seat}"}))
             await _recv_until(ws, "seated", backlog[seat])
         seats = [_Seat(run.result, random.Random(rng.random()), run.plan.think) for _ in sockets]
-        await asyncio.gather(
-            *(s.play(ws, backlog[i]) for i, (s, ws) in enumerate(zip(seats, sockets, strict=True)))
-        )
+        pinger = asyncio.create_task(_ping_loop(host, seats[0], rng))
+        try:
+            await asyncio.gather(
+                *(
+                    s.play(ws, backlog[i])
+                    for i, (s, ws) in enumerate(zip(seats, sockets, strict=True))
+                )
+            )
+        finally:
+            pinger.cancel()
         return all(s.done for s in seats)
     finally:
         for ws in sockets:
@@ -298,8 +358,10 @@ async def _table(run: _Run, index: int) -> bool:
 
 async def drive(port: int, plan: LoadPlan, n_seats: int) -> LoadResult:
     result = LoadResult(tables=plan.tables, finished_tables=0, actions=0, seconds=0.0)
+    result.strong_tables = plan.strong_tables
     run = _Run(plan, f"ws://127.0.0.1:{port}/ws", n_seats, result)
     tasks = [asyncio.create_task(_table(run, i)) for i in range(plan.tables)]
+    watchers = [asyncio.create_task(_watch_strong(run, i)) for i in range(plan.strong_tables)]
     # every table connects and joins before any starts, so the timed part is play only
     connect_deadline = time.monotonic() + 60.0
     while time.monotonic() < connect_deadline:
@@ -315,6 +377,11 @@ async def drive(port: int, plan: LoadPlan, n_seats: int) -> LoadResult:
     if pending:
         result.timed_out = True
         await asyncio.wait(pending)
+    # the strong tables are background load: stop them with the measured ones
+    for watcher in watchers:
+        watcher.cancel()
+    if watchers:
+        await asyncio.wait(watchers)
     for task in done:
         exc = task.exception()
         if exc is not None:
@@ -338,7 +405,9 @@ def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
     server_kind = ServerProcess if plan.process else ServerThread
     with tempfile.TemporaryDirectory(prefix="paiju-load-") as tmp:
         url = database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
-        with server_kind(url, plan.tables) as server:
+        # server bots (the strong tables) pause between moves as they do for people
+        bot_delay = 0.6 if plan.strong_tables else 0.0
+        with server_kind(url, plan.tables + plan.strong_tables, bot_delay) as server:
             result = asyncio.run(drive(server.port, plan, flow.n_seats))
     out = result.summary()
     out.update(
@@ -347,6 +416,7 @@ def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
             "hands_per_table": plan.hands,
             "think_s": plan.think,
             "server": "process" if plan.process else "thread",
+            "strong_tables": plan.strong_tables,
         }
     )
     return out

@@ -8,27 +8,40 @@ reference for both directions.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 8192
+"""The largest client message (``paiju serve --max-frame-bytes`` sets the transport's)."""
+MAX_BRACKETS = 64
+"""Objects and arrays in one message, counted before parsing (so nesting is bounded too)."""
+MAX_DIGITS = 18
+"""Digits in a row, counted before parsing (no integer of 10**4000 reaches the parser)."""
 ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-ROOM_CODE_LENGTH = 6
+ROOM_CODE_LENGTH = 10
+"""31**10 codes: at the lookup limit of one a second with 2000 live rooms, finding one takes
+an address about 13,000 years on average."""
+MATCH_LENGTH_LIMITS = {"hands": 64, "rounds": 16}
+"""The longest match a server table plays (a longer one would hold a room for days)."""
+
+_LONG_NUMBER = re.compile(rb"[0-9]{%d,}" % (MAX_DIGITS + 1))
 
 Name = Annotated[str, Field(max_length=24, pattern=r"^[^\x00-\x1f<>]*$")]
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a seat is 1, never "1" or true
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     v: Literal[1] = 1
 
 
 class SeatChoice(BaseModel):
     """Who sits in a seat: a person (who takes it with ``take_seat``) or a bot of a level."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     kind: Literal["person", "bot"]
     level: str = Field(default="greedy", max_length=16)
 
@@ -36,7 +49,7 @@ class SeatChoice(BaseModel):
 class TimerSettings(BaseModel):
     """Seconds per decision (turn / claim window) and each person's extra time bank."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     turn_seconds: float = Field(default=20.0, ge=1, le=600)
     claim_seconds: float = Field(default=8.0, ge=1, le=600)
     bank_seconds: float = Field(default=60.0, ge=0, le=3600)
@@ -45,7 +58,7 @@ class TimerSettings(BaseModel):
 class CreateRoom(_Message):
     type: Literal["create_room"]
     variant: str = Field(max_length=16)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
     seats: list[SeatChoice] | None = Field(default=None, max_length=8)
     """One entry per seat; default: seat 0 a person, the others greedy bots."""
     timers: TimerSettings = TimerSettings()
@@ -125,14 +138,29 @@ class ProtocolError(Exception):
         self.message = message
 
 
-def parse_client_message(raw: str | bytes) -> Any:
+def parse_client_message(raw: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> Any:
     """Decode and validate one client message; raises :class:`ProtocolError`."""
-    if len(raw) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
+    if len(data) > limit:
+        raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
+    if data.count(b"[") + data.count(b"{") > MAX_BRACKETS:
+        raise ProtocolError("bad_message", f"at most {MAX_BRACKETS} objects and arrays")
+    if _LONG_NUMBER.search(data):
+        raise ProtocolError("bad_message", f"numbers have at most {MAX_DIGITS} digits")
     try:
-        return CLIENT_MESSAGE.validate_json(raw)
+        return CLIENT_MESSAGE.validate_json(data)
     except ValidationError as exc:
         raise ProtocolError("bad_message", _describe(exc)) from None
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError("bad_message", f"not a JSON message ({type(exc).__name__})") from None
+
+
+def check_match_length(options: dict[str, Any]) -> None:
+    """Refuse match lengths a server table will not play (ValueError naming the option)."""
+    for name, limit in MATCH_LENGTH_LIMITS.items():
+        value = options.get(name)
+        if isinstance(value, int) and value > limit:
+            raise ValueError(f"option {name!r} is at most {limit} at a server table")
 
 
 def _describe(exc: ValidationError) -> str:
@@ -141,10 +169,6 @@ def _describe(exc: ValidationError) -> str:
         where = ".".join(str(p) for p in err["loc"]) or "message"
         parts.append(f"{where}: {err['msg']}")
     return "; ".join(parts)
-
-
-def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}
 
 
 def client_schema() -> dict[str, Any]:

@@ -5,20 +5,26 @@ needed to rebuild the table, status, result); ``game_events`` holds the game's r
 in order, ``seq`` 0 being the record header. The record of a game is therefore its events'
 payloads in ``seq`` order, which is exactly a JSON Lines record ``paiju replay`` verifies.
 
-Writes go through one queue drained by a writer task, a batch per transaction: play never
-waits for the disk, and lines reach it in the order they happened. A server stopped between
-a line and its flush loses only that unflushed tail, which the engine regenerates on resume.
+Writes go through one queue drained by a writer task, a batch per transaction, in the order
+they happened. Each write returns a future that is resolved once its transaction has
+committed: the rooms tell nobody of a decision before that (``room.py``), so a server killed
+at any moment has lost only decisions no client saw. A failed transaction is retried (the
+same batch, so the log never has a gap) with a growing pause; after
+:data:`PAUSE_AFTER_FAILURES` failures in a row the storage reports itself *paused* to its
+listeners (the rooms pause their tables and say so) and keeps retrying until the database
+takes the batch again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +38,8 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
+    cast,
     event,
     insert,
     select,
@@ -42,6 +50,17 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 log = logging.getLogger("paiju.server.storage")
 
+PAUSE_AFTER_FAILURES = 3
+"""Failed attempts at one batch after which the tables waiting on it are paused."""
+RETRY_FIRST = 0.05
+RETRY_MAX = 2.0
+"""Seconds between attempts: doubling from the first up to the maximum."""
+
+
+class StorageError(Exception):
+    """The database cannot be opened or written (a one-line reason for people)."""
+
+
 DEFAULT_URL = "sqlite+aiosqlite:///data/paiju.db"
 JSONType = JSON().with_variant(JSONB(), "postgresql")
 
@@ -51,7 +70,7 @@ games = Table(
     "games",
     metadata,
     Column("id", String(32), primary_key=True),
-    Column("room_code", String(8), nullable=False),
+    Column("room_code", String(16), nullable=False),
     Column("variant", String(16), nullable=False),
     Column("engine", String(16), nullable=False),
     Column("seed", BigInteger, nullable=False),
@@ -100,32 +119,79 @@ class StoredGame:
     updated_at: float
 
 
+@dataclass
+class StorageStats:
+    """Counters for ``/api/health`` and ``/metrics``."""
+
+    write_errors: int = 0
+    """Failed write transactions (each retried)."""
+    pauses: int = 0
+    """Times the storage reported itself paused (writes failing)."""
+    resumes: int = 0
+    """Times it recovered after a pause."""
+    committed_batches: int = 0
+    broken_games: int = 0
+    """Games set aside as broken at startup."""
+    last_error: str | None = None
+    listeners: list[Callable[[bool], None]] = field(default_factory=list)
+
+
+Op = tuple[str, Any, "asyncio.Future[None]"]
+
+
 class Storage:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         self.engine: AsyncEngine | None = None
-        self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._queue: asyncio.Queue[Op] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
-        self.write_errors = 0
+        self.stats = StorageStats()
+        self.paused = False
+        """Writes are failing right now (tables wait; see :data:`PAUSE_AFTER_FAILURES`)."""
+
+    @property
+    def write_errors(self) -> int:
+        return self.stats.write_errors
+
+    def listen(self, callback: Callable[[bool], None]) -> None:
+        """Call ``callback(paused)`` whenever the storage pauses or resumes."""
+        self.stats.listeners.append(callback)
 
     async def start(self) -> None:
-        if self.url.startswith("sqlite"):
-            path = self.url.split(":///", 1)[1]
-            if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        """Open (and create) the database; :class:`StorageError` with a one-line reason."""
         sqlite = self.url.startswith("sqlite")
-        # readers (record downloads) may meet the writer's lock: wait rather than fail
-        self.engine = create_async_engine(self.url, connect_args={"timeout": 30} if sqlite else {})
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+        try:
+            if sqlite:
+                path = self.url.split(":///", 1)[1]
+                if path and path != ":memory:":
+                    Path(path).parent.mkdir(parents=True, exist_ok=True)
+                    _check_writable(Path(path))
+            # readers (record downloads) may meet the writer's lock: wait rather than fail
+            self.engine = create_async_engine(
+                self.url, connect_args={"timeout": 30} if sqlite else {}
+            )
+            if self.engine.dialect.name == "sqlite":
+                event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            async with self.engine.begin() as conn:
+                await conn.run_sync(metadata.create_all)
+        except StorageError:
+            raise
+        except Exception as exc:
+            if self.engine is not None:
+                await self.engine.dispose()
+                self.engine = None
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise StorageError(
+                f"cannot open the database {_safe_url(self.url)}: {reason}"
+            ) from None
         self._queue = asyncio.Queue()
         self._writer = asyncio.create_task(self._write_loop())
 
-    async def close(self) -> None:
+    async def close(self, timeout: float = 10.0) -> None:
         if self._writer is not None:
-            await self.flush()
+            # a database that stays down must not hold the shutdown forever
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.flush(), timeout)
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
@@ -167,20 +233,29 @@ class Storage:
             "created_at": now,
             "updated_at": now,
         }
+        await self._put("create", (row, head))
+
+    def _put(self, kind: str, data: Any) -> asyncio.Future[None]:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(("create", (row, head, done)))
-        await done
+        self._queue.put_nowait((kind, data, done))
+        return done
 
-    def append(self, game_id: str, first_seq: int, lines: Sequence[dict[str, Any]]) -> None:
-        """Queue ``lines`` as events ``first_seq``, ``first_seq + 1``, …"""
-        if lines:
-            self._queue.put_nowait(("events", (game_id, first_seq, list(lines), time.time())))
+    def append(
+        self, game_id: str, first_seq: int, lines: Sequence[dict[str, Any]]
+    ) -> asyncio.Future[None]:
+        """Queue ``lines`` as events ``first_seq``, ``first_seq + 1``, …; the future is
+        resolved once they are committed."""
+        return self._put("events", (game_id, first_seq, list(lines), time.time()))
 
-    def set_room(self, game_id: str, room: dict[str, Any]) -> None:
-        self._queue.put_nowait(("room", (game_id, room)))
+    def set_room(self, game_id: str, room: dict[str, Any]) -> asyncio.Future[None]:
+        return self._put("room", (game_id, room))
 
-    def finish(self, game_id: str, result: dict[str, Any]) -> None:
-        self._queue.put_nowait(("finish", (game_id, result)))
+    def finish(self, game_id: str, result: dict[str, Any]) -> asyncio.Future[None]:
+        return self._put("finish", (game_id, result))
+
+    def abandon(self, game_id: str) -> asyncio.Future[None]:
+        """A table of bots nobody watched was closed: not resumed at the next start."""
+        return self._put("status", (game_id, "abandoned"))
 
     async def flush(self) -> None:
         """Wait until everything queued so far is written."""
@@ -192,76 +267,117 @@ class Storage:
             batch = [await self._queue.get()]
             while not self._queue.empty():
                 batch.append(self._queue.get_nowait())
+            await self._commit(batch)
+            for _, _, done in batch:
+                if not done.done():
+                    done.set_result(None)
+                self._queue.task_done()
+
+    async def _commit(self, batch: list[Op]) -> None:
+        """Write ``batch`` in one transaction, retrying until the database takes it."""
+        failures = 0
+        pause = RETRY_FIRST
+        while True:
             try:
                 await self._write(batch)
+            except asyncio.CancelledError:
+                raise
             except Exception as exc:
-                # a lost write must not stop the tables; resume regenerates missing lines
-                self.write_errors += 1
-                log.exception("storage write failed (%d operations)", len(batch))
-                for kind, data in batch:
-                    if kind == "create" and not data[2].done():
-                        data[2].set_exception(exc)
-            else:
-                for kind, data in batch:
-                    if kind == "create" and not data[2].done():
-                        data[2].set_result(None)
-            finally:
-                for _ in batch:
-                    self._queue.task_done()
+                failures += 1
+                self.stats.write_errors += 1
+                self.stats.last_error = f"{type(exc).__name__}: {_first_line(exc)}"
+                log.error(
+                    "storage write failed (attempt %d, %d operations): %s",
+                    failures,
+                    len(batch),
+                    exc,
+                )
+                if failures == PAUSE_AFTER_FAILURES and not self.paused:
+                    self.paused = True
+                    self.stats.pauses += 1
+                    self._notify(True)
+                await asyncio.sleep(pause)
+                pause = min(RETRY_MAX, pause * 2)
+                continue
+            self.stats.committed_batches += 1
+            if self.paused:
+                self.paused = False
+                self.stats.resumes += 1
+                log.warning("storage writes succeed again after %d failures", failures)
+                self._notify(False)
+            return
 
-    async def _write(self, batch: list[tuple[str, Any]]) -> None:
-        rows: list[dict[str, Any]] = []
+    def _notify(self, paused: bool) -> None:
+        for callback in list(self.stats.listeners):
+            try:
+                callback(paused)
+            except Exception:
+                log.exception("storage listener failed")
+
+    async def _write(self, batch: list[Op]) -> None:
         async with self._require().begin() as conn:
-            for kind, data in batch:
-                if kind == "events":
-                    game_id, first, lines, ts = data
-                    rows.extend(
-                        {
-                            "game_id": game_id,
-                            "seq": first + i,
-                            "ts": ts,
-                            "seat": line.get("seat") if isinstance(line.get("seat"), int) else None,
-                            "payload": line,
-                        }
-                        for i, line in enumerate(lines)
-                    )
-                    continue
-                if rows:
-                    await conn.execute(insert(game_events), rows)
-                    rows = []
-                if kind == "create":
-                    row, head, _done = data
-                    await conn.execute(insert(games).values(**row))
-                    await conn.execute(
-                        insert(game_events).values(
-                            game_id=row["id"], seq=0, ts=row["created_at"], seat=None, payload=head
-                        )
-                    )
-                elif kind == "room":
-                    game_id, room = data
-                    await conn.execute(
-                        update(games)
-                        .where(games.c.id == game_id)
-                        .values(room=room, updated_at=time.time())
-                    )
-                elif kind == "finish":
-                    game_id, result = data
-                    await conn.execute(
-                        update(games)
-                        .where(games.c.id == game_id)
-                        .values(status="finished", result=result, updated_at=time.time())
-                    )
+            await self._write_ops(conn, batch)
+
+    async def _write_ops(self, conn: Any, batch: list[Op]) -> None:
+        """``batch`` inside the caller's transaction (a cluster node checks its fence first)."""
+        rows: list[dict[str, Any]] = []
+        for kind, data, _done in batch:
+            if kind == "events":
+                game_id, first, lines, ts = data
+                rows.extend(
+                    {
+                        "game_id": game_id,
+                        "seq": first + i,
+                        "ts": ts,
+                        "seat": line.get("seat") if isinstance(line.get("seat"), int) else None,
+                        "payload": line,
+                    }
+                    for i, line in enumerate(lines)
+                )
+                continue
             if rows:
                 await conn.execute(insert(game_events), rows)
+                rows = []
+            if kind == "create":
+                row, head = data
+                await conn.execute(insert(games).values(**row))
+                await conn.execute(
+                    insert(game_events).values(
+                        game_id=row["id"], seq=0, ts=row["created_at"], seat=None, payload=head
+                    )
+                )
+            elif kind == "room":
+                game_id, room = data
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(room=room, updated_at=time.time())
+                )
+            elif kind == "status":
+                game_id, status = data
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(status=status, updated_at=time.time())
+                )
+            elif kind == "finish":
+                game_id, result = data
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(status="finished", result=result, updated_at=time.time())
+                )
+        if rows:
+            await conn.execute(insert(game_events), rows)
 
     # -- reads -------------------------------------------------------------------------
     async def get_game(self, game_id: str) -> StoredGame | None:
         async with self._require().connect() as conn:
-            row = (await conn.execute(select(games).where(games.c.id == game_id))).first()
+            row = (await conn.execute(_games_as_text().where(games.c.id == game_id))).first()
         return None if row is None else _stored(row)
 
     async def list_games(self, status: str | None = None, limit: int = 100) -> list[StoredGame]:
-        query = select(games).order_by(games.c.created_at.desc()).limit(limit)
+        query = _games_as_text().order_by(games.c.created_at.desc()).limit(limit)
         if status is not None:
             query = query.where(games.c.status == status)
         async with self._require().connect() as conn:
@@ -279,29 +395,115 @@ class Storage:
             rows = (await conn.execute(query)).all()
         return [dict(r[0]) for r in rows]
 
-    async def unfinished(self) -> list[StoredGame]:
-        return await self.list_games("playing", limit=100_000)
+    async def unfinished(self) -> list[str]:
+        """Ids of the games still being played (each read on its own: one damaged row must
+        not keep the others from resuming)."""
+        query = select(games.c.id).where(games.c.status == "playing").order_by(games.c.created_at)
+        async with self._require().connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [str(r[0]) for r in rows]
 
     async def mark_broken(self, game_id: str, reason: str) -> None:
+        self.stats.broken_games += 1
         async with self._require().begin() as conn:
             await conn.execute(
                 update(games)
                 .where(games.c.id == game_id)
-                .values(status="broken", result={"error": reason}, updated_at=time.time())
+                .values(status="broken", result={"error": reason[:500]}, updated_at=time.time())
             )
 
 
+def _games_as_text() -> Any:
+    """The games table with its JSON columns read as text, so that one damaged row is
+    decoded (and reported) on its own instead of failing every query that meets it."""
+    return select(
+        games.c.id,
+        games.c.room_code,
+        games.c.variant,
+        games.c.status,
+        cast(games.c.room, Text).label("room"),
+        cast(games.c.result, Text).label("result"),
+        games.c.created_at,
+        games.c.updated_at,
+    )
+
+
+def _json_object(text: str | None, column: str) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise StorageError(f"the stored {column} is not JSON") from None
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise StorageError(f"the stored {column} is not a JSON object")
+    return value
+
+
 def _stored(row: Any) -> StoredGame:
+    """A game row; a damaged ``room`` or ``result`` shows as such instead of raising."""
+    try:
+        room = _json_object(row.room, "room") or {}
+        damage = None
+    except StorageError as exc:
+        room, damage = {}, str(exc)
+    try:
+        result = _json_object(row.result, "result")
+    except StorageError as exc:
+        result, damage = None, str(exc)
+    if damage is not None:
+        result = {"error": damage}
     return StoredGame(
         id=row.id,
         room_code=row.room_code,
         variant=row.variant,
         status=row.status,
-        room=dict(row.room),
-        result=None if row.result is None else dict(row.result),
+        room=room,
+        result=result,
         created_at=row.created_at,
         updated_at=row.updated_at,
     )
+
+
+def check_database(url: str | None) -> str | None:
+    """Open the database once and close it: None if it works, else the one-line reason
+    (a read-only or unwritable data directory, a server that is not there)."""
+
+    async def probe() -> None:
+        storage = Storage(url)
+        try:
+            await storage.start()
+        finally:
+            await storage.close()
+
+    try:
+        asyncio.run(probe())
+    except StorageError as exc:
+        return str(exc)
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0][:200] if text else ""
+
+
+def _check_writable(path: Path) -> None:
+    """SQLite opens a read-only file or directory lazily and fails at the first write: say
+    so at startup instead."""
+    target = path if path.exists() else path.parent
+    if not os.access(target, os.W_OK) or (path.exists() and not os.access(path.parent, os.W_OK)):
+        raise StorageError(f"cannot write the database {path}: permission denied")
+
+
+def _safe_url(url: str) -> str:
+    """The URL without a password."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    return url
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

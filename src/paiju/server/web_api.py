@@ -5,18 +5,20 @@ frames of a finished game (every seat's tiles shown: the record itself reveals t
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 
+from paiju.components import boundedjson
+from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.server.game import GameSession, ResumeError
 from paiju.server.storage import Storage
 
 MAX_RECORD_BYTES = 4_000_000
 """An uploaded record larger than this is refused (a long Taixing match is ~1 MB)."""
 MAX_SCORE_BYTES = 16_384
+RECORD_LINE_LIMITS = boundedjson.JsonLimits(max_bytes=MAX_RECORD_BYTES, max_depth=16)
 
 router = APIRouter()
 
@@ -31,7 +33,7 @@ async def score(request: Request) -> JSONResponse:
     if len(body) > MAX_SCORE_BYTES:
         raise HTTPException(413, f"a situation is limited to {MAX_SCORE_BYTES} bytes")
     try:
-        status, out = score_text(body.decode("utf-8", errors="replace"))
+        status, out = score_text(body)
     except InputError as exc:
         return JSONResponse({"error": str(exc)}, status_code=422)
     return JSONResponse({"status": status, **out})
@@ -73,14 +75,18 @@ async def upload_frames(request: Request) -> dict[str, Any]:
     body = await request.body()
     if len(body) > MAX_RECORD_BYTES:
         raise HTTPException(413, f"records are limited to {MAX_RECORD_BYTES} bytes")
+    try:
+        text = boundedjson.decode_utf8(body)
+    except boundedjson.JsonLimitError as exc:
+        raise HTTPException(422, f"not UTF-8 text: {exc}") from None
     lines = []
-    for number, text in enumerate(body.decode("utf-8", errors="replace").splitlines(), 1):
-        if not text.strip():
+    for number, text_line in enumerate(text.splitlines(), 1):
+        if not text_line.strip():
             continue
         try:
-            line = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise HTTPException(422, f"line {number}: not valid JSON ({exc.msg})") from None
+            line = boundedjson.loads(text_line, RECORD_LINE_LIMITS)
+        except boundedjson.JsonLimitError as exc:
+            raise HTTPException(422, f"line {number}: {exc}") from None
         if not isinstance(line, dict):
             raise HTTPException(422, f"line {number}: expected a JSON object")
         lines.append(line)
@@ -90,7 +96,7 @@ async def upload_frames(request: Request) -> dict[str, Any]:
 def _frames_or_422(lines: list[dict[str, Any]]) -> dict[str, Any]:
     try:
         return replay_frames(lines)
-    except ResumeError as exc:
+    except (ResumeError, IllegalActionError, InvalidActionError) as exc:
         raise HTTPException(422, f"not a record this engine reproduces: {exc}") from None
 
 

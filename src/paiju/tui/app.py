@@ -530,7 +530,14 @@ class PlayApp(App[str | None]):
         fisher = getattr(getattr(session.hand, "rules", None), "fisher", None)
         if fisher is not None:
             parts.append(text("fisher", lang, who=self.who(fisher)))
-        if view.get("indicator"):
+        self.pieces.wild = frozenset(view.get("wild_kinds", ()))
+        if view.get("wild_kinds"):
+            # Jiaxing 混儿: the turned-up tile and the wild kinds it makes
+            names = "、".join(self.pieces.name(k) for k in view["wild_kinds"])
+            parts.append(
+                text("hun_indicator", lang, tile=self.pieces.name(view["indicator"]), wilds=names)
+            )
+        elif view.get("indicator"):
             parts.append(text("indicator", lang) + " " + self.pieces.name(view["indicator"]))
         out = Text("  ·  ".join(parts), style=Style(bold=True))
         out.append("   " + text("seed", lang, seed=session.seed), style=Style(dim=True))
@@ -942,6 +949,12 @@ class PlayApp(App[str | None]):
             parts.extend(Text("  " + self.payment_line(p)) for p in payments)
         else:
             parts.append(Text("  " + text("result.no_payments", lang)))
+        # the settlement's own explanation, the text the calculator and the browser show
+        ends = [e.data for e in session.hand_events if e.type == "end" and e.data]
+        explained = ends[-1].get("explanation") if ends else None
+        if explained:
+            parts.append(Text(text("result.explanation", lang), style=Style(bold=True)))
+            parts.append(Text(explained["text"]["en" if lang == "en" else "zh"], style="dim"))
         parts.append(Text(""))
         parts.append(self.ledger_table())
         footer = "result.match_over" if last else "result.next"

@@ -32,6 +32,7 @@ _TABLE: dict[str, tuple[str, str]] = {
     "dealer_is": ("庄家：{who}", "Dealer: {who}"),
     "repeat": ("连庄 {n}", "dealer repeat {n}"),
     "wall": ("牌墙剩 {n} 张", "{n} tiles left"),
+    "hun_indicator": ("翻混 {tile}，混儿：{wilds}", "indicator {tile}, wild: {wilds}"),
     "stock": ("牌堆剩 {n} 张", "{n} cards in the stock"),
     "turn": ("轮到：{who}", "To play: {who}"),
     "seed": ("种子 {seed}", "seed {seed}"),
@@ -145,6 +146,7 @@ _TABLE: dict[str, tuple[str, str]] = {
     "result.total": ("合计 {value} 分", "total {value}"),
     "result.payments": ("付款", "Payments"),
     "result.no_payments": ("无人付款", "nobody pays"),
+    "result.explanation": ("怎么算的", "How it was settled"),
     "result.fish": (
         "{who}钓鱼：{tiles}（钓中赢家 {hits} 张）",
         "{who} fish: {tiles} ({hits} on a winner)",

@@ -28,6 +28,8 @@ CARD_VARIANTS = frozenset({"qinger"})
 FACE_BG = "#efe8d4"
 """Ivory, like the face of a bone tile."""
 HIGHLIGHT_BG = "#f5c542"
+WILD_BG = "#b9e3c6"
+"""Background of a wild tile (Jiaxing 混儿), so that a 混儿 stands out in every row."""
 BACK_COLOUR = "#2e8b57"
 
 _SUIT_COLOURS = ("#b3261e", "#1c57a5", "#1f7a3f")  # 万 red, 筒 blue, 索 green
@@ -128,6 +130,8 @@ class PieceStyle:
         self.cards = variant in CARD_VARIANTS
         self.lang = lang
         self.tile_style: TileStyle = tile_style
+        self.wild: frozenset[str] = frozenset()
+        """Pieces (in notation) that are wild this hand; the view's ``wild_kinds``."""
 
     def split(self, text: str) -> list[str]:
         """A run of pieces in notation ("123m5z", "BJ 6s") → one notation string each."""
@@ -157,13 +161,14 @@ class PieceStyle:
 
     def chip(self, piece: str, *, highlight: bool = False) -> Text:
         """The piece as a small coloured chip (four cells)."""
-        bg = HIGHLIGHT_BG if highlight else FACE_BG
+        bg = HIGHLIGHT_BG if highlight else WILD_BG if piece in self.wild else FACE_BG
         return Text(self.label(piece), style=Style(color=self.colour(piece), bgcolor=bg, bold=True))
 
     def face(self, piece: str) -> Text:
         """The two-line face printed on a hand tile."""
         top, bottom = self.faces(piece)
-        style = Style(color=self.colour(piece), bold=True)
+        wild = WILD_BG if piece in self.wild else None
+        style = Style(color=self.colour(piece), bgcolor=wild, bold=True, underline=bool(wild))
         return Text(_pad(top, 2) + "\n" + _pad(bottom, 2), style=style, justify="center")
 
     def row(

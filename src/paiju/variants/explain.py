@@ -25,11 +25,11 @@ class Step:
 
     zh: str
     en: str
-    seed: str
+    rule: str
     """The seed item(s) of ``analysis.md`` the line applies (J…, T…, Q…, or JA…)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"zh": self.zh, "en": self.en, "seed": self.seed}
+        return {"zh": self.zh, "en": self.en, "rule": self.rule}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,8 @@ class PaymentLine:
     """The ledger's reason id (an item id or a payment reason such as ``gang``)."""
     zh: str
     en: str
-    seed: str
+    rule: str
+    """The seed item(s) the payment comes from."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,7 +54,7 @@ class PaymentLine:
             "reason": self.reason,
             "zh": self.zh,
             "en": self.en,
-            "seed": self.seed,
+            "rule": self.rule,
         }
 
 
@@ -84,7 +85,7 @@ class Explanation:
     def render(self, lang: str = "zh") -> str:
         """The explanation for people, one line per step and per payment."""
         en = lang == "en"
-        lines = [f"{s.en if en else s.zh}  [{s.seed}]" for s in self.formula]
+        lines = [f"{s.en if en else s.zh}  [{s.rule}]" for s in self.formula]
         if self.payments:
             lines.append("Payments:" if en else "付款：")
         for p in self.payments:
@@ -93,7 +94,7 @@ class Explanation:
                 if en
                 else f"座位{p.payer} 付 座位{p.payee} {p.amount}"
             )
-            lines.append(f"  {who}: {p.en if en else p.zh}  [{p.seed}]")
+            lines.append(f"  {who}: {p.en if en else p.zh}  [{p.rule}]")
         return "\n".join(lines)
 
 

@@ -281,3 +281,36 @@ def test_replay_identity_with_hun() -> None:
             line["tile"] = "1m" if line["tile"] != "1m" else "2m"
             break
     assert not replay(lines).ok
+
+
+def test_strong_bot_plays_a_hun_hand_with_the_wild_aware_choice() -> None:
+    from paiju.bots.strong import StrongBot
+
+    hand = JiaxingFlow().new_hand(HUN, seed=4, dealer=0, carry={})
+    bots = [StrongBot(i) for i in range(4)]
+    steps = 0
+    while not hand.is_over and steps < 400:
+        seat = hand.to_act()[0]
+        choice = bots[seat](hand, seat)
+        assert choice in hand.legal_actions(seat)
+        assert bots[seat].evaluate(hand, seat).search in ("greedy", "forced")
+        hand.apply(choice, seat)
+        steps += 1
+    assert hand.is_over and sum(hand.net()) == 0
+
+
+GOLDEN = Path(__file__).parents[2] / "data" / "jiaxing" / "golden_hun.jsonl"
+
+
+def test_golden_record_with_hun_replays() -> None:
+    """Two greedy hands with 混儿 on (seed 16), recorded once: the engine must still
+    produce every line (the indicator, the wild-aware play, the scores). A deliberate
+    change of play or of the record's text regenerates it: ``record_match(Match(
+    JiaxingFlow(), JiaxingOptions(hun=True, hands=2), seed=16), [GreedyBot(i) for i in
+    range(4)], ["greedy"] * 4)`` written with ``dump_lines``."""
+    lines = [json.loads(t) for t in GOLDEN.read_text("utf-8").splitlines()]
+    assert lines[0]["options"]["hun"] is True
+    assert lines[0]["profile"]["name"] == "jiaxing-hun"
+    assert sum(1 for line in lines if line.get("type") == "indicator") == 2
+    result = replay(lines)
+    assert result.ok, result

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, select
+from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, select, text
 
 fence_metadata = MetaData()
 
@@ -52,6 +52,27 @@ async def create_table(engine: Any) -> None:
         await conn.run_sync(fence_metadata.create_all)
 
 
+GUARD_SECONDS = 2
+"""How long a transaction may hold fence rows while its node does nothing, and how long a
+claim waits for a row lock."""
+
+
+async def guard(conn: Any) -> None:
+    """Bound this transaction's waits: a node paused *inside* a write transaction (its
+    fence rows locked) must not hold up the node taking its rooms. PostgreSQL ends such a
+    transaction after :data:`GUARD_SECONDS` (rolled back: none of it was told to anyone),
+    and a claim gives up after as long and is tried again at the next tick."""
+    if conn.dialect.name == "postgresql":
+        # one round trip; is_local: both settings end with this transaction
+        await conn.execute(
+            text(
+                "SELECT set_config('idle_in_transaction_session_timeout', :v, true),"
+                " set_config('lock_timeout', :v, true)"
+            ),
+            {"v": f"{GUARD_SECONDS}s"},
+        )
+
+
 async def claim(conn: Any, game_id: str, epoch: int, node: str) -> bool:
     """Raise the game's epoch to ``epoch`` for ``node`` (inside the caller's transaction);
     False when the row already holds ``epoch`` or more (someone newer owns it)."""
@@ -68,19 +89,23 @@ async def claim(conn: Any, game_id: str, epoch: int, node: str) -> bool:
     return bool(result.rowcount)
 
 
-async def check(conn: Any, epochs: dict[str, int]) -> dict[str, int | None]:
-    """Lock the fence rows of ``epochs``' games for the rest of the transaction; returns
-    the games whose row holds another epoch (or none: a game nobody claimed is nobody's),
-    with that epoch."""
-    if not epochs:
+async def lock(conn: Any, game_ids: Iterable[str]) -> dict[str, int]:
+    """The fence epochs of ``game_ids``, their rows locked for the rest of the transaction
+    (a game nobody claimed is absent: nobody may write it)."""
+    ids = sorted(set(game_ids))
+    if not ids:
         return {}
-    query = select(room_fences.c.game_id, room_fences.c.epoch).where(
-        room_fences.c.game_id.in_(sorted(epochs))
-    )
+    query = select(room_fences.c.game_id, room_fences.c.epoch).where(room_fences.c.game_id.in_(ids))
     if conn.dialect.name == "postgresql":
         # in id order, so two writers never lock the same rows in opposite orders
         query = query.order_by(room_fences.c.game_id).with_for_update()
-    rows = {r.game_id: int(r.epoch) for r in (await conn.execute(query)).all()}
+    return {r.game_id: int(r.epoch) for r in (await conn.execute(query)).all()}
+
+
+async def check(conn: Any, epochs: dict[str, int]) -> dict[str, int | None]:
+    """Like :func:`lock`; returns the games whose row holds another epoch than ``epochs``
+    says (or none), with that epoch."""
+    rows = await lock(conn, epochs)
     return {g: rows.get(g) for g, e in epochs.items() if rows.get(g) != e}
 
 

@@ -44,7 +44,10 @@ def explain_win(win: MahjongWin, result: WinResult) -> Explanation:
     zh_terms = plus([(i.zh, i.value) for i in core])
     en_terms = plus([(i.en, i.value) for i in core])
     seeds = ", ".join(dict.fromkeys(ITEMS[i.id].seed for i in core))
-    steps.append(Step(f"每家分 = {zh_terms} = {total}", f"per payer = {en_terms} = {total}", seeds))
+    who_zh = "点炮者应付" if counts_as == "discard" else "每家应付"
+    steps.append(
+        Step(f"{who_zh} = {zh_terms} = {total}", f"per payer = {en_terms} = {total}", seeds)
+    )
     for item in items:
         if item.id in ("yi_pao_san_xiang", "man_wu_fan"):
             before, total = total, total + item.value

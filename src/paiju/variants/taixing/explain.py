@@ -52,13 +52,18 @@ def explain_win(win: MahjongWin, result: WinResult) -> Explanation:
             en_terms.append(f"leopard {item.value}")
             seeds.append("T10")
         elif item.id == "huang_zhuang":
-            zh_terms.append(f"荒庄 {item.value}（连续 {win.draw_streak} 次荒庄）")
-            en_terms.append(f"drawn hands {item.value} ({win.draw_streak} in a row)")
+            k = win.draw_streak
+            power = f"2^{k}" if item.value == 2**k else f"({k}+1)"
+            zh_terms.append(f"荒庄 {power}={item.value}（连续 {k} 次荒庄）")
+            en_terms.append(f"drawn hands {power}={item.value} ({k} in a row)")
             seeds.append("T9, TA7")
+    # a discard is paid by one seat: "每家付" there would read as three payments
+    each = win.self_drawn or len({p.payer for p in result.payments}) > 1
+    who_zh, who_en = ("每家付", "amount per payer") if each else ("一家付", "amount, one payer")
     steps.append(
         Step(
-            f"座位{w} 每家付 = {' × '.join(zh_terms)} = {result.per_payer}",
-            f"seat {w}, amount per payer = {' × '.join(en_terms)} = {result.per_payer}",
+            f"座位{w} {who_zh} = {' × '.join(zh_terms)} = {result.per_payer}",
+            f"seat {w}, {who_en} = {' × '.join(en_terms)} = {result.per_payer}",
             ", ".join(seeds),
         )
     )

@@ -1,57 +1,93 @@
-"""Rooms: a table's seats, spectators, bots, timers and game, run on one event loop.
+"""A room: a table's seats, spectators, bots, timers and game, run on one event loop.
 
 Nothing here blocks and nothing awaits in the middle of a change, so every room mutation is
-atomic with respect to the others without locks. Outbound messages go through each
-connection's own queue (a slow client never holds a table up), and record lines through the
-storage queue.
+atomic with respect to the others without locks. Bots think in the manager's worker pool
+on a copy of the hand and hand their answer back to the loop.
+
+**Nothing is told before it is stored.** Every message that shows the game goes through the
+room's outbox in order, each behind the storage commit of the record lines it reflects
+(:meth:`Room._deliver`). A decision is applied to the engine at once (so the next one can be
+checked against it), but no seat, spectator or bot hears of it until its line is committed.
+When storage fails the table pauses (clocks stop, bots wait, the seats get ``paused``) and
+goes on where it was once writes succeed again.
+
+**Claim windows tell nobody anything.** While a claim, rob or 天聽 window is open, a seat
+hears of it only if it is asked: its question when the window opens, and the acknowledgement
+of its own answer. Everybody else (the discarder included, and every spectator) gets the
+window's events together with what followed once it has closed: exactly what they would
+have got had nobody been able to claim. Timeouts are told only to their own seat, and an
+answer in a window moves no counter anyone else sees (docs/protocol.md, "Claim windows").
 
 Hidden information: every game payload a connection receives is built by
-:meth:`GameSession.view` (the engine's ``view(seat)``; ``None`` for spectators) and
-:func:`paiju.engine.events.for_seat`. Decisions (``action`` record lines) are never
-broadcast: a claim answer such as a refused pong would reveal tiles.
+:meth:`GameSession.view` (the engine's ``view(seat)``; ``None`` for spectators) and the
+hand's event filter. Decisions (``action`` record lines) are never broadcast.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
 import logging
 import secrets
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paiju.engine.errors import IllegalActionError, InvalidActionError
+from paiju.server import messages as M
 from paiju.server import protocol as P
-from paiju.server.game import GameSession, ResumeError, Step, events_for
-from paiju.server.storage import Storage, StoredGame
-from paiju.server.timers import Clock, RealClock, TokenBucket, TurnClock
-from paiju.variants.base import OptionError, options_from_mapping, options_to_mapping
+from paiju.server.game import (
+    GameSession,
+    Step,
+    claim_window_open,
+    default_action,
+    events_for,
+)
+from paiju.server.timers import Clock, TokenBucket, TurnClock
+from paiju.variants.base import options_to_mapping
 
-log = logging.getLogger("paiju.server.rooms")
+if TYPE_CHECKING:
+    from paiju.server.manager import RoomManager
+
+log = logging.getLogger("paiju.server.room")
 
 
 @dataclass
 class ServerConfig:
     bot_delay: float = 0.6
-    """Seconds a bot waits before acting (so people can follow); 0 in tests and load runs."""
+    """Seconds a bot waits before its own turn's move (so people can follow); 0 in tests.
+    A bot answers a claim window at once: its pause would tell that it was asked."""
     next_hand_delay: float = 5.0
     """Seconds between a hand's settlement and the next deal."""
     rejoin_grace: float = 30.0
     """Seconds a disconnected person's seat waits before a bot plays it."""
     message_rate: float = 20.0
+    """Messages per second per client address (all its connections together)."""
     message_burst: float = 40.0
     create_rate: float = 0.1
     """Rooms per second per client address (with ``create_burst``)."""
     create_burst: float = 5.0
+    lookup_rate: float = 1.0
+    """Room lookups (``join``, ``GET /api/rooms/…``) per second per client address."""
+    lookup_burst: float = 10.0
     max_rooms: int = 2000
     finished_ttl: float = 900.0
     """Seconds a finished or abandoned room stays joinable."""
+    idle_ttl: float = 900.0
+    """Seconds a table that only bots play, watched by nobody, stays paused before it is
+    closed (its game is stored as ``abandoned``)."""
     seed: int | None = None
     """Fixed base seed for reproducible tests; None draws every game's seed at random."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Peer addresses whose ``X-Forwarded-For`` names the client; nobody else's counts."""
+    allowed_origins: tuple[str, ...] = ()
+    """Websocket ``Origin`` values accepted besides the served origin (``"*"``: any)."""
+    max_frame_bytes: int = 8192
+    """The largest client message (the transport refuses larger frames before this)."""
+    bot_workers: int = 2
+    """Threads bots think in (each table's bot at most one decision at a time)."""
 
 
 class Connection:
@@ -103,8 +139,9 @@ class Seat:
         }
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+Outgoing = list[tuple[Connection, dict[str, Any]]]
+ViewKey = int | None
+"""Whose view: a seat, or None for every spectator."""
 
 
 class Room:
@@ -134,11 +171,24 @@ class Room:
         """Record lines handed to storage so far."""
         self.created = time.monotonic()
         self.ended_at: float | None = None
+        self.idle_since: float | None = None
+        """When bots alone were left playing with nobody watching (the table waits)."""
+        self.paused = False
+        """Storage is failing: the table waits for it."""
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
         self._asked: dict[int, int] = {}
         """Seat → the turn at which its pending question was asked."""
         self._timer_task: asyncio.Task[None] | None = None
         self._next_hand_task: asyncio.Task[None] | None = None
+        self._outbox: deque[tuple[asyncio.Future[None] | None, Outgoing]] = deque()
+        self._settled = asyncio.Event()
+        self._settled.set()
+        self._held: dict[ViewKey, list[dict[str, Any]]] = {}
+        """Events withheld from a view while a claim window it was not asked in is open."""
+        self._last_seen: dict[ViewKey, dict[str, Any]] = {}
+        """The game fields each view was last shown (a snapshot in a window repeats them)."""
+        self._window_told: set[int] = set()
+        """Seats told of the claim window now open (asked in it)."""
         self.ready_seats: set[int] = set()
         """Seats whose person said ``ready`` since the last settlement."""
 
@@ -150,14 +200,42 @@ class Room:
     def config(self) -> ServerConfig:
         return self.manager.config
 
+    # -- the outbox: nothing shown before it is stored ---------------------------------
+    def _deliver(self, committed: asyncio.Future[None] | None, out: Outgoing) -> None:
+        """Send ``out`` once ``committed`` (and everything queued before it) is stored."""
+        if committed is None and not self._outbox:
+            for conn, msg in out:
+                conn.send(msg)
+            return
+        self._outbox.append((committed, out))
+        self._settled.clear()
+        if committed is not None:
+            committed.add_done_callback(lambda _f: self._drain())
+
+    def _drain(self) -> None:
+        while self._outbox:
+            committed, out = self._outbox[0]
+            if committed is not None and not committed.done():
+                return
+            self._outbox.popleft()
+            if committed is not None and committed.cancelled():
+                continue
+            for conn, msg in out:
+                conn.send(msg)
+        self._settled.set()
+
+    def _to_all(self, msg: dict[str, Any]) -> Outgoing:
+        return [(conn, msg) for conn in self.connections()]
+
     # -- messages --------------------------------------------------------------------
     def public(self) -> dict[str, Any]:
+        status = "paused" if self.paused and self.status == "playing" else self.status
         return {
             "code": self.code,
             "variant": self.variant,
-            "n_seats": self.flow.n_seats,
+            "n_seats": len(self.seats),
             "options": options_to_mapping(self.options),
-            "status": self.status,
+            "status": status,
             "seats": [s.public() for s in self.seats],
             "timers": self.timers.model_dump(),
             "game_id": self.game_id,
@@ -165,11 +243,12 @@ class Room:
         }
 
     def room_message(self, conn: Connection) -> dict[str, Any]:
-        return {
-            "type": "room",
-            "room": self.public(),
-            "you": {"seat": conn.seat, "host": conn.id == self.host_id},
-        }
+        return M.RoomMessage.model_validate(
+            {
+                "room": self.public(),
+                "you": {"seat": conn.seat, "host": conn.id == self.host_id},
+            }
+        ).json_dict()
 
     def connections(self) -> list[Connection]:
         out = list(self.spectators.values())
@@ -177,18 +256,36 @@ class Room:
         return out
 
     def broadcast_room(self, skip: Connection | None = None) -> None:
-        for conn in self.connections():
-            if conn is not skip:
-                conn.send(self.room_message(conn))
+        self._deliver(
+            None, [(c, self.room_message(c)) for c in self.connections() if c is not skip]
+        )
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """Everything a client needs to draw the table from scratch, as ``seat`` sees it."""
-        msg: dict[str, Any] = {"type": "snapshot", "room": self.public(), "seat": seat}
+        msg: dict[str, Any] = {"room": self.public(), "seat": seat}
         session = self.session
         if session is not None:
-            msg.update(self._game_state(seat))
+            if claim_window_open(session) and not self._told_now(seat):
+                # the window is not this view's to know of: show what it was last shown,
+                # with nothing to decide (its last question has been answered since)
+                msg.update(_settled_fields(self._last_seen.get(seat)))
+            else:
+                # the events held for this view are in the state drawn now
+                self._held.pop(seat, None)
+                fields = self._game_state(seat)
+                self._last_seen[seat] = fields
+                msg.update(fields)
             msg["match"] = session.match_state()
-        return msg
+        return M.Snapshot.model_validate(msg).json_dict()
+
+    def _told_now(self, seat: int | None) -> bool:
+        session = self.session
+        return (
+            seat is not None
+            and session is not None
+            and seat in self._window_told
+            and seat in session.to_act()
+        )
 
     def _game_state(self, seat: int | None) -> dict[str, Any]:
         session = self.session
@@ -197,9 +294,7 @@ class Room:
         legal = session.legal(seat) if seat is not None else []
         waiting = session.to_act()
         state = session.view(seat)
-        if hand is not None and any(
-            hand.action_str(a) == "pass" for s in waiting for a in session.legal(s)
-        ):
+        if claim_window_open(session):
             # who may claim a discard says what they hold: only one's own question shows
             waiting = [s for s in waiting if s == seat]
             if "to_act" in state:
@@ -238,9 +333,9 @@ class Room:
         self.spectators[conn.id] = conn
         conn.room = self
         conn.seat = None
-        conn.send(self.room_message(conn))
-        conn.send(self.snapshot(None))
+        self._deliver(None, [(conn, self.room_message(conn)), (conn, self.snapshot(None))])
         self.broadcast_room(skip=conn)
+        self._watched()
 
     def take_seat(self, conn: Connection, index: int, name: str) -> None:
         seat = self._seat(index)
@@ -260,7 +355,8 @@ class Room:
         conn.room = self
         conn.seat = index
         self.manager.tokens[seat.token_hash] = (self.code, index)
-        conn.send({"type": "seated", "seat": index, "token": token, "code": self.code})
+        seated = M.Seated(seat=index, token=token, code=self.code).json_dict()
+        self._deliver(None, [(conn, seated)])
         self.broadcast_room()
         if all(s.kind == "bot" or s.token_hash is not None for s in self.seats):
             self.manager.spawn(self.start_game())
@@ -327,8 +423,10 @@ class Room:
             self.status = "waiting"
             self.session = None
             self.game_id = None
-            for conn in self.connections():
-                conn.send(P.error("storage_error", "the game could not be stored; try again"))
+            self._deliver(
+                None,
+                self._to_all(M.error("storage_error", "the game could not be stored; try again")),
+            )
             return
         self.stored = 1
         self.status = "playing"
@@ -351,75 +449,135 @@ class Room:
             return
         self.ready_seats.clear()
         step = session.start_hand()
-        self._publish(step)
+        self._publish(step, None)
 
-    def _persist(self, step: Step) -> None:
+    def _persist(self, step: Step) -> asyncio.Future[None] | None:
         if self.game_id is None or not step.lines:
-            return
-        self.manager.storage.append(self.game_id, self.stored, step.lines)
+            return None
+        committed = self.manager.storage.append(self.game_id, self.stored, step.lines)
         self.stored += len(step.lines)
+        return committed
 
-    def _publish(self, step: Step) -> None:
-        """Store ``step``, tell every connection what it may see, arm bots and timers."""
+    def _publish(self, step: Step, actor: int | None) -> None:
+        """Store ``step``; once stored, tell every connection what it may see."""
         session = self.session
         assert session is not None
-        self._persist(step)
+        committed = self._persist(step)
+        out: Outgoing = []
         if step.hand_started:
-            info = {"type": "hand_start", "hand": len(session.match.hands)}
-            info["dealer"] = session.hand.dealer if session.hand is not None else None
-            for conn in self.connections():
-                conn.send(info)
+            dealer = session.hand.dealer if session.hand is not None else None
+            info = M.HandStart(hand=len(session.match.hands), dealer=dealer).json_dict()
+            out.extend(self._to_all(info))
         if not session.hand_over:
             # clocks first, so that the update shows the deadlines it starts
             self._arm()
-        spectator_msg: dict[str, Any] | None = None
+        window = claim_window_open(session)
+        waiting = set(session.to_act())
+        if step.events:
+            # a visible change asks a new question, even if a window follows a window
+            self._window_told = set()
+        if window:
+            asked_now = {s for s in waiting if s not in self._window_told}
+            self._window_told |= asked_now
+        else:
+            asked_now = set()
+            self._window_told.clear()
+        spectators: list[Connection] = []
         for conn in self.connections():
-            if conn.seat is None:
-                if spectator_msg is None:
-                    spectator_msg = self._update(step, None)
-                conn.send(spectator_msg)
+            key = conn.seat
+            if key is not None and key == actor:
+                # every decision is acknowledged to its maker first, window or not, so
+                # that the acknowledgement says nothing about what follows
+                out.append((conn, self._ack(key, session.turn)))
+            if key is None:
+                spectators.append(conn)
+            elif window and key not in asked_now:
+                # not asked in this window: hears of it with what follows once it closes
+                self._hold(key, step)
             else:
-                conn.send(self._update(step, conn.seat))
+                out.append((conn, self._update(step, key)))
+        if spectators:
+            if window:
+                self._hold(None, step)
+            else:
+                msg = self._update(step, None)
+                out.extend((conn, msg) for conn in spectators)
+        self._deliver(committed, out)
         if session.hand_over:
             self._finish_hand()
 
-    def _update(self, step: Step, seat: int | None) -> dict[str, Any]:
+    def _ack(self, seat: int, turn: int) -> dict[str, Any]:
+        """The table as ``seat`` last saw it, with nothing left to decide."""
+        fields = _settled_fields(self._last_seen.get(seat))
+        if not fields:
+            # nothing shown since a restart: an acknowledgement that shows nothing
+            session = self.session
+            assert session is not None
+            fields = {
+                "turn": turn,
+                "hand": len(session.match.hands),
+                "state": {},
+                "legal": [],
+                "to_act": [],
+                "timers": [],
+            }
+        return M.Update.model_validate({**fields, "events": []}).json_dict()
+
+    def _hold(self, key: ViewKey, step: Step) -> None:
         session = self.session
         assert session is not None
-        events = events_for(step.events, seat, session.hide)
-        msg: dict[str, Any] = {"type": "update", "events": events}
-        msg.update(self._game_state(seat))
+        if step.events:
+            self._held.setdefault(key, []).extend(events_for(step.events, key, session.hide))
+
+    def _update(self, step: Step, seat: ViewKey) -> dict[str, Any]:
+        session = self.session
+        assert session is not None
+        events = self._held.pop(seat, [])
+        events.extend(events_for(step.events, seat, session.hide))
+        fields = self._game_state(seat)
         # the update carries its own events; the view's recent-events tail would repeat them
-        msg["state"].pop("events", None)
-        return msg
+        fields["state"].pop("events", None)
+        self._last_seen[seat] = fields
+        return M.Update.model_validate({"events": events, **fields}).json_dict()
 
     def _finish_hand(self) -> None:
         session = self.session
         assert session is not None
         self._stop_all_clocks()
         self._asked.clear()
+        self._window_told.clear()
         last_views = {s.index: session.view(s.index) for s in self.seats}
         public_view = session.view(None)
         step = session.end_hand()
-        self._persist(step)
+        committed = self._persist(step)
         summary = step.hand_ended
         assert summary is not None
         match = session.match_state()
         next_hand_ms = None if step.match_ended else round(self.config.next_hand_delay * 1000)
+        out: Outgoing = []
         for conn in self.connections():
-            conn.send(
-                {
-                    "type": "hand_end",
-                    "next_hand_ms": next_hand_ms,
-                    "hand": summary.index,
-                    "winners": summary.winners,
-                    "self_drawn": summary.self_drawn,
-                    "exhausted": summary.exhausted,
-                    "net": summary.net,
-                    "state": last_views[conn.seat] if conn.seat is not None else public_view,
-                    "match": match,
-                }
+            out.append(
+                (
+                    conn,
+                    M.HandEnd.model_validate(
+                        {
+                            "next_hand_ms": next_hand_ms,
+                            "hand": summary.index,
+                            "winners": summary.winners,
+                            "self_drawn": summary.self_drawn,
+                            "exhausted": summary.exhausted,
+                            "net": summary.net,
+                            "state": last_views[conn.seat]
+                            if conn.seat is not None
+                            else public_view,
+                            "match": match,
+                        }
+                    ).json_dict(),
+                )
             )
+        self._deliver(committed, out)
+        self._held.clear()
+        self._last_seen.clear()
         if step.match_ended:
             self._end_match()
         else:
@@ -444,6 +602,7 @@ class Room:
 
     async def _next_hand_later(self) -> None:
         await self.clock.sleep(self.config.next_hand_delay)
+        await self._settled.wait()
         if self.status == "playing":
             self._start_hand()
 
@@ -453,19 +612,18 @@ class Room:
         self.status = "finished"
         self.ended_at = time.monotonic()
         totals = session.match.totals()
-        self.manager.storage.finish(
+        committed = self.manager.storage.finish(
             self.game_id, {"totals": totals, "hands": len(session.match.hands)}
         )
-        for conn in self.connections():
-            conn.send(
-                {
-                    "type": "match_end",
-                    "game_id": self.game_id,
-                    "totals": totals,
-                    "match": session.match_state(),
-                    "record": f"/api/games/{self.game_id}/record",
-                }
-            )
+        end = M.MatchEnd.model_validate(
+            {
+                "game_id": self.game_id,
+                "totals": totals,
+                "match": session.match_state(),
+                "record": f"/api/games/{self.game_id}/record",
+            }
+        ).json_dict()
+        self._deliver(committed, self._to_all(end))
         self.broadcast_room()
         self._cancel_tasks()
 
@@ -481,7 +639,6 @@ class Room:
             raise P.ProtocolError("not_your_turn", f"seat {seat} has nothing to decide now")
         asked = self._asked.get(seat, session.turn)
         if turn is not None and not asked <= turn <= session.turn:
-            # other seats' answers in the same window move the turn on but not this question
             raise P.ProtocolError(
                 "stale_turn",
                 f"turn {turn} is not the current question (asked at turn {asked}, "
@@ -506,12 +663,12 @@ class Room:
         self.seats[seat].clock.stop(self.clock.now())
         self._asked.pop(seat, None)
         step = session.act(seat, code)
-        self._publish(step)
+        self._publish(step, seat)
 
     def _arm(self) -> None:
         """Start the bots and clocks of the seats that must answer now."""
         session = self.session
-        if session is None or self.status != "playing":
+        if session is None or self.status != "playing" or self.paused:
             return
         waiting = session.to_act()
         now = self.clock.now()
@@ -527,34 +684,59 @@ class Room:
                 if seat.index not in self._bot_tasks:
                     self._bot_tasks[seat.index] = self.manager.spawn(self._bot_move(seat.index))
             elif seat.clock.started is None:
-                seat.clock.start(now, self._base_seconds(seat.index))
+                seat.clock.start(now, self._base_seconds())
         self._rearm_timer()
 
-    def _base_seconds(self, seat: int) -> float:
+    def _base_seconds(self) -> float:
         session = self.session
-        assert session is not None and session.hand is not None
-        hand = session.hand
-        claim = any(hand.action_str(a) == "pass" for a in session.legal(seat))
-        return self.timers.claim_seconds if claim else self.timers.turn_seconds
+        assert session is not None
+        return self.timers.claim_seconds if claim_window_open(session) else self.timers.turn_seconds
+
+    def _unwatched_bots(self) -> bool:
+        return all(s.bot_plays for s in self.seats) and not self.connections()
+
+    def _watched(self) -> None:
+        """Somebody is back at a table that waited for a watcher: play on."""
+        if self.idle_since is not None:
+            self.idle_since = None
+            self._arm()
 
     async def _bot_move(self, index: int) -> None:
         try:
-            await self.clock.sleep(self.config.bot_delay)
+            session = self.session
+            window = session is not None and claim_window_open(session)
+            if not window:
+                await self.clock.sleep(self.config.bot_delay)
+            # a bot moves on what the seats have been told, never on a state still unstored
+            await self._settled.wait()
+            session = self.session
+            seat = self.seats[index]
+            if session is None or self.status != "playing" or not seat.bot_plays:
+                return
+            if self.paused or index not in session.to_act():
+                return
+            if self._unwatched_bots():
+                # nobody would see this table: wait for a watcher instead of playing on
+                if self.idle_since is None:
+                    self.idle_since = time.monotonic()
+                return
+            hand: Any = session.hand
+            turn = session.turn
+            assert hand is not None
+            code = await self.manager.think(seat.bot, hand.copy(), index)
         finally:
             self._bot_tasks.pop(index, None)
-        session = self.session
-        seat = self.seats[index]
-        if session is None or self.status != "playing" or not seat.bot_plays:
+        if (
+            self.session is not session
+            or session.hand is not hand
+            or session.turn != turn
+            or self.status != "playing"
+            or index not in session.to_act()
+            or not seat.bot_plays
+        ):
+            self._arm()
             return
-        if index not in session.to_act():
-            return
-        legal = session.legal(index)
-        try:
-            code = seat.bot(session.hand, index)
-        except Exception:
-            log.exception("bot of seat %d failed; playing the default", index)
-            code = -1
-        if code not in legal:
+        if code not in session.legal(index):
             code = default_action(session, index)
         self._decide(index, code)
 
@@ -570,7 +752,7 @@ class Room:
         await self.clock.sleep(deadline - self.clock.now())
         self._timer_task = None
         session = self.session
-        if session is None or self.status != "playing":
+        if session is None or self.status != "playing" or self.paused:
             return
         now = self.clock.now()
         for seat in self.seats:
@@ -581,9 +763,13 @@ class Room:
             if seat.conn is None:
                 # gone and out of time: a bot plays the seat until the person returns
                 self._set_auto(seat, True)
+                if seat.index not in session.to_act():
+                    continue
             code = default_action(session, seat.index)
-            for conn in self.connections():
-                conn.send({"type": "timeout", "seat": seat.index, "turn": session.turn})
+            if seat.conn is not None:
+                # told to its own seat only: whether a seat was asked is its own business
+                notice = M.Timeout(seat=seat.index, turn=session.turn).json_dict()
+                self._deliver(None, [(seat.conn, notice)])
             self._decide(seat.index, code)
             if self.session is None or self.status != "playing":
                 return
@@ -609,6 +795,26 @@ class Room:
                 seat.away_task.cancel()
                 seat.away_task = None
 
+    # -- storage trouble -----------------------------------------------------------------
+    def pause(self) -> None:
+        """Storage is failing: stop the clocks (nobody loses time to it) and say why."""
+        if self.paused or self.status != "playing":
+            return
+        self.paused = True
+        self._stop_all_clocks()
+        notice = M.Paused(message="storage is failing; the table waits, nothing is lost")
+        for conn in self.connections():
+            conn.send(notice.json_dict())
+
+    def unpause(self) -> None:
+        if not self.paused:
+            return
+        self.paused = False
+        for conn in self.connections():
+            conn.send(M.Resumed().json_dict())
+        self.broadcast_room()
+        self._arm()
+
     # -- presence ------------------------------------------------------------------------
     def _set_auto(self, seat: Seat, auto: bool) -> None:
         if seat.auto == auto:
@@ -625,7 +831,7 @@ class Room:
         if old is not None and old is not conn:
             old.seat = None
             old.room = None
-            old.send(P.error("replaced", "this seat was taken over by another connection"))
+            old.send(M.error("replaced", "this seat was taken over by another connection"))
             old.close(4000)
         if seat.away_task is not None:
             seat.away_task.cancel()
@@ -634,10 +840,10 @@ class Room:
         seat.conn = conn
         conn.room = self
         conn.seat = index
-        conn.send(self.room_message(conn))
-        conn.send(self.snapshot(index))
+        self._deliver(None, [(conn, self.room_message(conn)), (conn, self.snapshot(index))])
         self._set_auto(seat, False)
         self.broadcast_room()
+        self._watched()
         if self.status == "playing":
             self._arm()
 
@@ -699,252 +905,25 @@ class Room:
             self._arm()
 
 
-def default_action(session: GameSession, seat: int) -> int:
-    """What a seat does when its time runs out: pass a claim, else let the drawn tile go,
-    else the lowest-coded legal action (for mahjong: a discard)."""
-    hand = session.hand
-    assert hand is not None
-    legal = session.legal(seat)
-    by_name = {hand.action_str(a): a for a in legal}
-    if "pass" in by_name:
-        return by_name["pass"]
-    view = session.view(seat)
-    drawn = view.get("drawn")
-    if isinstance(drawn, str) and "d" + drawn in by_name:
-        return by_name["d" + drawn]
-    return min(legal)
+def _settled_fields(fields: dict[str, Any] | None) -> dict[str, Any]:
+    """Game fields last shown to a view, without the question they may have carried."""
+    if not fields:
+        return {}
+    out = dict(fields)
+    out.update(legal=[], to_act=[], timers=[])
+    state = dict(out.get("state") or {})
+    if "legal_actions" in state:
+        state["legal_actions"] = []
+    if "to_act" in state:
+        state["to_act"] = []
+    out["state"] = state
+    return out
 
 
-class RoomManager:
-    """All rooms of this process, the seat-token index, and the shared services."""
+def hash_token(token: str) -> str:
+    import hashlib
 
-    def __init__(
-        self,
-        storage: Storage,
-        config: ServerConfig | None = None,
-        clock: Clock | None = None,
-    ) -> None:
-        self.storage = storage
-        self.config = config or ServerConfig()
-        self.clock: Clock = clock or RealClock()
-        self.rooms: dict[str, Room] = {}
-        self.tokens: dict[str, tuple[str, int]] = {}
-        self.create_buckets: dict[str, TokenBucket] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._seed_counter = 0
-
-    def spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return task
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("room task failed", exc_info=task.exception())
-
-    async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-
-    def new_seed(self) -> int:
-        if self.config.seed is None:
-            return secrets.randbits(52)
-        self._seed_counter += 1
-        return self.config.seed + self._seed_counter - 1
-
-    def flows(self) -> dict[str, Any]:
-        from paiju.variants.registry import flows
-
-        return flows()
-
-    def check_bot(self, level: str, variant: str) -> None:
-        self.make_bot(level, 0, variant)
-
-    def make_bot(self, level: str, seed: int, variant: str) -> Callable[[Any, int], int]:
-        from paiju.bots import make_bot
-
-        if level not in table_bots(variant):
-            known = ", ".join(table_bots(variant))
-            raise P.ProtocolError(
-                "bad_bot", f"no bot {level!r} at a {variant} table (known: {known})"
-            )
-        try:
-            bot: Callable[[Any, int], int] = make_bot(level, seed, variant)
-        except ValueError as exc:
-            raise P.ProtocolError("bad_bot", str(exc)) from None
-        return bot
-
-    def new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(P.ROOM_CODE_ALPHABET) for _ in range(P.ROOM_CODE_LENGTH))
-            if code not in self.rooms:
-                return code
-
-    # -- dispatch ----------------------------------------------------------------------
-    def handle(self, conn: Connection, msg: Any) -> None:
-        """Carry out one validated client message; raises :class:`ProtocolError`."""
-        if isinstance(msg, P.Ping):
-            conn.send({"type": "pong", "t": msg.t, "server_time": time.time()})
-        elif isinstance(msg, P.CreateRoom):
-            self.create_room(conn, msg)
-        elif isinstance(msg, P.Join):
-            target = self.room(msg.code)
-            if conn.room is target:
-                # already here (seated or watching): just redraw the table
-                conn.send(target.room_message(conn))
-                conn.send(target.snapshot(conn.seat))
-                return
-            self._leave_current(conn)
-            target.add_spectator(conn)
-        elif isinstance(msg, P.Reconnect):
-            self.reconnect(conn, msg.token)
-        else:
-            room = conn.room
-            if room is None:
-                raise P.ProtocolError("no_room", "join or create a room first")
-            if isinstance(msg, P.TakeSeat):
-                room.take_seat(conn, msg.seat, msg.name)
-            elif isinstance(msg, P.SetSeat):
-                room.set_seat(conn, msg.seat, msg.kind, msg.level)
-            elif isinstance(msg, P.Start):
-                room.start(conn)
-            elif isinstance(msg, P.Act):
-                room.act(conn, msg.action, msg.turn)
-            elif isinstance(msg, P.Ready):
-                room.ready(conn)
-            elif isinstance(msg, P.Leave):
-                room.leave(conn)
-                conn.send({"type": "left", "code": room.code})
-
-    def room(self, code: str) -> Room:
-        room = self.rooms.get(code.upper())
-        if room is None:
-            raise P.ProtocolError("no_such_room", f"no room with code {code!r}")
-        return room
-
-    def _leave_current(self, conn: Connection) -> None:
-        if conn.room is not None:
-            conn.room.disconnect(conn)
-
-    def create_room(self, conn: Connection, msg: P.CreateRoom) -> Room:
-        bucket = self.create_buckets.get(conn.address)
-        if bucket is None:
-            bucket = TokenBucket(self.config.create_rate, self.config.create_burst)
-            self.create_buckets[conn.address] = bucket
-        if not bucket.take():
-            raise P.ProtocolError("rate_limited", "too many rooms created; wait a little")
-        if len(self.rooms) >= self.config.max_rooms:
-            self.reap()
-            if len(self.rooms) >= self.config.max_rooms:
-                raise P.ProtocolError("server_full", "no more rooms can be opened right now")
-        flow = self.flows().get(msg.variant)
-        if flow is None:
-            raise P.ProtocolError(
-                "bad_variant",
-                f"unknown variant {msg.variant!r} (known: {', '.join(self.flows())})",
-            )
-        try:
-            options = options_from_mapping(flow.options_type, msg.options)
-        except (OptionError, ValueError, TypeError) as exc:
-            raise P.ProtocolError("bad_options", str(exc)) from None
-        n = flow.n_seats
-        choices = msg.seats
-        if choices is None:
-            choices = [P.SeatChoice(kind="person", level="greedy")]
-            choices += [P.SeatChoice(kind="bot", level="greedy")] * (n - 1)
-        if len(choices) != n:
-            raise P.ProtocolError("bad_seats", f"{msg.variant} has {n} seats; got {len(choices)}")
-        for choice in choices:
-            if choice.kind == "bot":
-                self.check_bot(choice.level, msg.variant)
-        seats = [Seat(i, c.kind, c.level) for i, c in enumerate(choices)]
-        room = Room(self, self.new_code(), msg.variant, flow, options, seats, msg.timers)
-        room.host_id = conn.id
-        self.rooms[room.code] = room
-        self._leave_current(conn)
-        conn.send({"type": "room_created", "code": room.code})
-        room.add_spectator(conn)
-        if all(s.kind == "bot" for s in seats):
-            self.spawn(room.start_game())
-        return room
-
-    def reconnect(self, conn: Connection, token: str) -> None:
-        entry = self.tokens.get(hash_token(token))
-        if entry is None or entry[0] not in self.rooms:
-            raise P.ProtocolError("bad_token", "unknown or expired seat token")
-        code, index = entry
-        room = self.rooms[code]
-        if conn.room is not None and conn.room is not room:
-            conn.room.disconnect(conn)
-        elif conn.room is room and conn.seat is not None and conn.seat != index:
-            raise P.ProtocolError("already_seated", f"you already sit in seat {conn.seat}")
-        room.reconnect(conn, index)
-
-    def disconnect(self, conn: Connection) -> None:
-        if conn.room is not None:
-            conn.room.disconnect(conn)
-
-    def reap(self) -> None:
-        """Forget finished rooms past their time, and waiting rooms nobody is in."""
-        now = time.monotonic()
-        ttl = self.config.finished_ttl
-        for code, room in list(self.rooms.items()):
-            done = room.ended_at is not None and now - room.ended_at > ttl
-            idle = room.status == "waiting" and not room.connections() and now - room.created > ttl
-            if done or idle:
-                room._cancel_tasks()
-                for seat in room.seats:
-                    if seat.token_hash is not None:
-                        self.tokens.pop(seat.token_hash, None)
-                del self.rooms[code]
-        # an address whose bucket has refilled is indistinguishable from a new one
-        for address, bucket in list(self.create_buckets.items()):
-            if bucket.level() >= bucket.burst:
-                del self.create_buckets[address]
-
-    # -- restart -----------------------------------------------------------------------
-    async def resume_all(self) -> list[str]:
-        """Rebuild every unfinished game from storage; returns the room codes resumed."""
-        resumed = []
-        for game in await self.storage.unfinished():
-            try:
-                room = await self._resume(game)
-            except (ResumeError, P.ProtocolError, KeyError, TypeError, ValueError) as exc:
-                log.error("cannot resume game %s: %s", game.id, exc)
-                await self.storage.mark_broken(game.id, str(exc))
-                continue
-            resumed.append(room.code)
-        return resumed
-
-    async def _resume(self, game: StoredGame) -> Room:
-        lines = await self.storage.lines(game.id)
-        session = GameSession.resume(lines)
-        setup = game.room
-        timers = P.TimerSettings.model_validate(setup.get("timers", {}))
-        seats = [
-            Seat(i, s["kind"], s.get("level", "greedy"), s.get("name", ""), s.get("token_hash"))
-            for i, s in enumerate(setup["seats"])
-        ]
-        code = game.room_code if game.room_code not in self.rooms else self.new_code()
-        room = Room(self, code, game.variant, session.flow, session.options, seats, timers)
-        self.rooms[code] = room
-        for seat in seats:
-            if seat.token_hash is not None:
-                self.tokens[seat.token_hash] = (code, seat.index)
-        room.resume(session, game.id, len(lines))
-        return room
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
-def table_bots(variant: str) -> list[str]:
-    """The bot levels a table of ``variant`` offers: every simple bot, and ``strong`` where
-    its search takes milliseconds (the lookahead games). Monte Carlo's 0.3 s a move would
-    hold up every room on the server's one event loop."""
-    from paiju.bots.facts import bot_facts
-
-    facts = bot_facts(variant)
-    return [b for b in facts.bot_levels if b != "strong" or facts.strong_search == "lookahead"]
+BotFn = Callable[[Any, int], int]
