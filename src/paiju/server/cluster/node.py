@@ -170,6 +170,9 @@ class ClusterNode:
                 await task
         self._loop_tasks = []
         if drain:
+            # every seat token routable before the rooms go: their people come back by them
+            with contextlib.suppress(Exception):
+                await self._publish()
             for code in list(self.manager.rooms):
                 self._drop_room(code, release=False)
             # a database that stays down must not hold the handover forever

@@ -13,6 +13,7 @@ from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.components.wild import WILD, split_wilds
 from paiju.engine.events import Event
+from paiju.engine.fairness import HandRandom
 from paiju.engine.mahjong import ACT, MahjongHand, MahjongRules
 from paiju.variants.base import MahjongWin, Meld, Payment, WinResult, WinType
 from paiju.variants.explain import Explanation, PaymentLine, combine, exhausted, grouped
@@ -255,9 +256,16 @@ class JiaxingFlow:
     options_type = JiaxingOptions
 
     def new_hand(
-        self, options: JiaxingOptions, *, seed: int, dealer: int, carry: dict[str, Any]
+        self,
+        options: JiaxingOptions,
+        *,
+        seed: int,
+        dealer: int,
+        carry: dict[str, Any],
+        rng: HandRandom | None = None,
     ) -> MahjongHand:
-        return MahjongHand(JiaxingRules(options, carry.get("fisher")), seed=seed, dealer=dealer)
+        rules = JiaxingRules(options, carry.get("fisher"))
+        return MahjongHand(rules, seed=seed, dealer=dealer, rng=rng)
 
     def after_hand(
         self, options: JiaxingOptions, hand: MahjongHand, carry: dict[str, Any]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from paiju.engine.fairness import HandRandom
 from paiju.engine.qinger import QingerHand
 from paiju.variants.base import OptionError
 from paiju.variants.qinger.options import QingerOptions
@@ -55,10 +56,16 @@ class QingerFlow:
         return options.participants
 
     def new_hand(
-        self, options: QingerOptions, *, seed: int, dealer: int, carry: dict[str, Any]
+        self,
+        options: QingerOptions,
+        *,
+        seed: int,
+        dealer: int,
+        carry: dict[str, Any],
+        rng: HandRandom | None = None,
     ) -> QingerHand:
         # the match's own first-dealer pick is not used: the first hand draws cards (Q2)
-        return QingerHand(options, seed=seed, dealer=carry.get("dealer"))
+        return QingerHand(options, seed=seed, dealer=carry.get("dealer"), rng=rng)
 
     def after_hand(
         self, options: QingerOptions, hand: QingerHand, carry: dict[str, Any]

@@ -11,6 +11,7 @@ from typing import Any
 
 from paiju.components.notation import format_tile_counts
 from paiju.engine.events import Event
+from paiju.engine.fairness import HandRandom
 from paiju.engine.mahjong import MahjongHand, MahjongRules
 from paiju.variants.base import MahjongWin, Meld, Payment, WinResult
 from paiju.variants.explain import combine, exhausted
@@ -195,10 +196,16 @@ class TaixingFlow:
     options_type = TaixingOptions
 
     def new_hand(
-        self, options: TaixingOptions, *, seed: int, dealer: int, carry: dict[str, Any]
+        self,
+        options: TaixingOptions,
+        *,
+        seed: int,
+        dealer: int,
+        carry: dict[str, Any],
+        rng: HandRandom | None = None,
     ) -> MahjongHand:
         rules = TaixingRules(options, carry.get("draw_streak", 0))
-        return MahjongHand(rules, seed=seed, dealer=dealer)
+        return MahjongHand(rules, seed=seed, dealer=dealer, rng=rng)
 
     def after_hand(
         self, options: TaixingOptions, hand: MahjongHand, carry: dict[str, Any]
