@@ -324,6 +324,27 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from paiju.engine.record import RecordError, read_record, verify
+    from paiju.variants import find_variant
+
+    try:
+        records = read_record(args.file)
+    except OSError as exc:
+        print(f"paiju verify: cannot read {args.file}: {_os_reason(exc)}", file=sys.stderr)
+        return 2
+    except RecordError as exc:
+        print(f"paiju verify: malformed record, {exc}", file=sys.stderr)
+        return 2
+    result = verify(records, find_variant)
+    if result.ok:
+        print(f"ok: {result.message}")
+        return 0
+    where = f"line {result.line}: " if result.line else ""
+    print(f"paiju verify: {where}{result.message}", file=sys.stderr)
+    return 1
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     import secrets
 
@@ -336,6 +357,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from paiju.engine.fairness import FairDeal, new_client_seed, new_server_seed
     from paiju.tui.session import PlaySession
     from paiju.variants.base import OptionError
 
@@ -349,12 +371,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
     record = args.record or f"paiju-{args.variant}-{seed}.jsonl"
     try:
         options = flow.parse_options(_options(flow, args.options))
+        fair = None
+        if args.seed is None:
+            # a secret server seed, committed in the record's header, and the person's
+            # own client seed (seat 0); the bots bring none
+            seeds = [new_client_seed()] + [""] * (flow.seats(options) - 1)
+            fair = FairDeal.create(new_server_seed(), "play", seeds)
         session = PlaySession(
             args.variant,
             seed=seed,
             bots=args.bots.split(","),
             options=options,
             record_path=record,
+            fair=fair,
         )
     except (ValueError, OptionError) as exc:
         print(f"paiju play: {exc}", file=sys.stderr)
@@ -687,6 +716,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
     p.set_defaults(func=_cmd_stats)
+
+    p = sub.add_parser(
+        "verify", help="check a record's fair deal (commitment, every wall) and replay it"
+    )
+    p.add_argument("file", help="record (JSON Lines)")
+    p.set_defaults(func=_cmd_verify)
 
     p = sub.add_parser("play", help="play against bots in the terminal (needs paiju[tui])")
     p.add_argument("variant", help="jiaxing, taixing or qinger")

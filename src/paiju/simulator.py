@@ -206,14 +206,19 @@ def hand_items(hand: Any, events: Iterable[Any] = ()) -> list[str]:
 
 def play_game(task: GameTask) -> GameResult:
     """Play one match of ``task`` to its end (the worker's entry point)."""
+    from paiju.engine.fairness import FairDeal, offline_server_seed
     from paiju.engine.match import Match
-    from paiju.engine.record import RecordWriter, header
+    from paiju.engine.record import RecordWriter, header, match_end
     from paiju.variants import find_variant
 
     flow = find_variant(task.variant)
     options = flow.parse_options(task.options)
-    match = Match(flow, options, task.seed)
-    players = game_players(task, match.n_seats)
+    n_seats = flow.seats(options)
+    players = game_players(task, n_seats)
+    # the fair-deal scheme with a seed anyone can derive from the game's seed: bot-only
+    # matches stay reproducible, and their records verify like a server's
+    fair = FairDeal.create(offline_server_seed(task.seed), "simulate", [""] * n_seats)
+    match = Match(flow, options, task.seed, fair=fair)
     lines: list[dict[str, Any]] | None = [] if task.record else None
     writer = RecordWriter(lines.append) if lines is not None else None
     if lines is not None:
@@ -248,7 +253,7 @@ def play_game(task: GameTask) -> GameResult:
     for _ in play_match(match, players, emit):
         pass
     if lines is not None:
-        lines.append({"type": "match_end", "totals": match.totals(), "hands": len(match.hands)})
+        lines.append(match_end(match))
     return GameResult(task.seed, hands, match.totals(), time.perf_counter() - start, lines)
 
 

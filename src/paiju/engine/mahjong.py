@@ -27,6 +27,7 @@ from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError
 from paiju.engine.events import Event, for_seat
+from paiju.engine.fairness import HandRandom
 from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, Refusal, WinResult, WinType
 
 ACT = 0
@@ -177,8 +178,9 @@ class MahjongHand:
     """A hand in progress. Build one, then loop ``to_act()`` / ``legal_actions`` / ``apply``.
 
     ``wall`` (optional) fixes the tile order for tests: the deal and draws come from its
-    front, kong replacements from its back. Otherwise the wall is shuffled by
-    ``random.Random(seed)`` and the seed is kept for the record.
+    front, kong replacements from its back. Otherwise the wall is shuffled and the dice
+    thrown by ``rng`` (a match's fair-deal :class:`~paiju.engine.fairness.FairRandom`), or
+    by ``random.Random(seed)`` when none is given; the seed is kept for the record.
     """
 
     def __init__(
@@ -189,11 +191,13 @@ class MahjongHand:
         dealer: int = 0,
         wall: Sequence[int] | None = None,
         dice: tuple[int, int] | None = None,
+        rng: HandRandom | None = None,
     ) -> None:
         self.rules = rules
         self.seed = seed
         self.dealer = dealer
-        rng = random.Random(seed)
+        if rng is None:
+            rng = random.Random(seed)
         if wall is None:
             tiles = rules.tiles()
             rng.shuffle(tiles)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from paiju.engine.events import Event
+from paiju.engine.fairness import FairDeal, FairRandom, HandRandom
 from paiju.engine.types import Payment
 
 
@@ -70,7 +71,17 @@ class GameFlow(Protocol):
 
     def profile_of(self, options_json: dict[str, Any]) -> dict[str, Any] | None: ...
 
-    def new_hand(self, options: Any, *, seed: int, dealer: int, carry: dict[str, Any]) -> Hand: ...
+    def new_hand(
+        self,
+        options: Any,
+        *,
+        seed: int,
+        dealer: int,
+        carry: dict[str, Any],
+        rng: HandRandom | None = None,
+    ) -> Hand:
+        """The next hand; ``rng`` (when given) is where its walls and dice come from."""
+        ...
 
     def after_hand(
         self, options: Any, hand: Any, carry: dict[str, Any]
@@ -97,6 +108,8 @@ class HandSummary:
     exhausted: bool
     net: list[int]
     round_wind: int
+    walls: list[list[int]] | None = None
+    """Every shuffled wall or deck of the hand, in order, under a fair deal (else None)."""
 
 
 @dataclass
@@ -106,11 +119,17 @@ class Match:
     seed: int
     ledger: list[tuple[int, Payment]] = field(default_factory=list)
     hands: list[HandSummary] = field(default_factory=list)
+    fair: FairDeal | None = None
+    """The fair-deal scheme (docs/spec/fair-deal.md): when set, the first dealer and every
+    hand's walls and dice come from it, not from ``seed``."""
 
     def __post_init__(self) -> None:
         self.n_seats = self.flow.seats(self.options)
         self._rng = random.Random(self.seed)
         self.first_dealer = self._rng.randrange(self.n_seats)
+        if self.fair is not None:
+            self.first_dealer = self.fair.first_dealer(self.n_seats)
+        self._hand_rng: FairRandom | None = None
         self.dealer = self.first_dealer
         self.passes = 0
         """How many times the deal has moved on; every four is a wind round."""
@@ -137,10 +156,18 @@ class Match:
 
     def new_hand(self) -> Hand:
         hand_seed = self._rng.getrandbits(48)
-        hand = self.flow.new_hand(
-            self.options, seed=hand_seed, dealer=self.dealer, carry=self.carry
+        if self.fair is None:
+            return self.flow.new_hand(
+                self.options, seed=hand_seed, dealer=self.dealer, carry=self.carry
+            )
+        self._hand_rng = self.fair.hand_random(len(self.hands))
+        return self.flow.new_hand(
+            self.options,
+            seed=hand_seed,
+            dealer=self.dealer,
+            carry=self.carry,
+            rng=self._hand_rng,
         )
-        return hand
 
     def finish_hand(self, hand: Hand) -> HandSummary:
         if self._planned_end():
@@ -156,7 +183,9 @@ class Match:
             exhausted=hand.exhausted,
             net=hand.net(),
             round_wind=self.round_wind,
+            walls=None if self._hand_rng is None else self._hand_rng.walls,
         )
+        self._hand_rng = None
         self.hands.append(summary)
         keeps, self.carry = self.flow.after_hand(self.options, hand, self.carry)
         if not keeps:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any
 
 import paiju
@@ -22,6 +22,13 @@ from paiju.components import boundedjson
 from paiju.components.boundedjson import preview
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
+from paiju.engine.fairness import (
+    FairDeal,
+    FairDealError,
+    commitment,
+    parse_seed_hex,
+    rebuild_wall,
+)
 from paiju.engine.match import Decide, GameFlow, Hand, HandSummary, Match, play_match
 
 FORMAT_VERSION = 1
@@ -48,7 +55,22 @@ def header(match: Match, seats: list[str]) -> dict[str, Any]:
     if profile is not None:
         out["profile"] = profile
     out.update({"engine": paiju.__version__, "seed": match.seed, "seats": seats})
+    if match.fair is not None:
+        out["fair"] = match.fair.header()
     return out
+
+
+def match_end(match: Match, hands: int | None = None) -> dict[str, Any]:
+    """The last line of a record: the totals and, under a fair deal, the revealed server
+    seed. ``hands``: the hands played, when a match is cut short (``paiju play``)."""
+    line: dict[str, Any] = {
+        "type": "match_end",
+        "totals": match.totals(),
+        "hands": len(match.hands) if hands is None else hands,
+    }
+    if match.fair is not None:
+        line["server_seed"] = match.fair.reveal()
+    return line
 
 
 class RecordWriter:
@@ -75,6 +97,7 @@ class RecordWriter:
                     "winners": summary.winners,
                     "exhausted": summary.exhausted,
                     "net": summary.net,
+                    **({} if summary.walls is None else {"walls": summary.walls}),
                 }
             )
 
@@ -91,7 +114,7 @@ def record_match(
     lines.append(header(match, seats))
     for _ in play_match(match, players, RecordWriter(lines.append)):
         pass
-    lines.append({"type": "match_end", "totals": match.totals(), "hands": len(match.hands)})
+    lines.append(match_end(match))
     return lines
 
 
@@ -216,6 +239,13 @@ def replay_one(
     if not isinstance(seats, list) or len(seats) != n_seats:
         return ReplayResult(False, 1, f"header seats must list {n_seats} players")
 
+    fair = None
+    if "fair" in head:
+        try:
+            fair = _fair_deal(records)
+        except _Mismatch as exc:
+            return ReplayResult(False, exc.line, exc.message)
+
     actions = [(i, r) for i, r in enumerate(records) if r.get("type") == "action"]
     cursor = iter(actions)
 
@@ -232,15 +262,15 @@ def replay_one(
             raise _Mismatch(index + 1, f"an action is a string, not {preview(text)}")
         try:
             code = hand.parse_action(text)
-        except InvalidActionError as exc:
-            raise _Mismatch(index + 1, str(exc)) from None
+        except InvalidActionError:
+            raise _Mismatch(index + 1, f"unknown action {preview(text)}") from None
         if code not in hand.legal_actions(seat):
             raise _Mismatch(index + 1, f"{preview(rec.get('action'))} is not legal here")
         if on_decision is not None:
             on_decision(hand, seat, code)
         return code
 
-    match = Match(flow, options, seed)
+    match = Match(flow, options, seed, fair=fair)
     regenerated: list[dict[str, Any]] = []
     try:
         record_match(match, [scripted] * n_seats, list(seats), regenerated)
@@ -256,6 +286,85 @@ def replay_one(
     if diff is not None:
         return ReplayResult(False, diff, "differs from what the engine produces", len(match.hands))
     return ReplayResult(True, None, "record verified", len(match.hands))
+
+
+def _fair_deal(records: list[dict[str, Any]]) -> FairDeal:
+    """The fair deal a record's header states, with the seed its ``match_end`` reveals;
+    raises :class:`_Mismatch` naming the line at fault."""
+    head, end = records[0], records[-1]
+    last = len(records)
+    if end.get("type") != "match_end":
+        raise _Mismatch(last, "the record ends before match_end reveals the server seed")
+    try:
+        stated = FairDeal.from_header(head.get("fair"))
+    except FairDealError as exc:
+        raise _Mismatch(1, f"fair: {exc}") from None
+    if "server_seed" not in end:
+        raise _Mismatch(last, "match_end does not reveal the server seed")
+    try:
+        seed = parse_seed_hex(end.get("server_seed"))
+    except FairDealError as exc:
+        raise _Mismatch(last, str(exc)) from None
+    if commitment(seed) != stated.commitment:
+        raise _Mismatch(
+            1, f"the commitment is not the SHA-256 of the server seed revealed on line {last}"
+        )
+    return replace(stated, server_seed=seed)
+
+
+def verify(records: list[dict[str, Any]], find_game: FindGame) -> ReplayResult:
+    """``paiju verify``: every match in ``records`` is a fair deal (the revealed seed hashes
+    to the commitment, every recorded wall is the one the seeds give) and replays."""
+    starts = [i for i, r in enumerate(records) if "record" in r]
+    if not starts or starts[0] != 0:
+        return ReplayResult(False, 1, "not a paiju record header")
+    walls = 0
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(records)
+        one = records[start:end]
+        if "fair" not in one[0]:
+            return ReplayResult(
+                False, start + 1, "the header has no 'fair' (not a fair-deal record)"
+            )
+        try:
+            fair = _fair_deal(one)
+            walls += _check_walls(one, fair)
+        except _Mismatch as bad:
+            result = replay_one(one, find_game)
+            if bad.line is not None and (
+                result.ok or result.line is None or bad.line < result.line
+            ):
+                result = ReplayResult(False, bad.line, bad.message)
+        else:
+            result = replay_one(one, find_game)
+        if not result.ok:
+            if result.line is not None:
+                result.line += start
+            return result
+    return ReplayResult(True, None, f"{len(starts)} record(s), {walls} walls verified", walls)
+
+
+def _check_walls(records: list[dict[str, Any]], fair: FairDeal) -> int:
+    """Rebuild each ``hand_end`` line's walls from the seeds; the count checked."""
+    count = 0
+    for i, line in enumerate(records):
+        if line.get("type") != "hand_end":
+            continue
+        index, walls = line.get("index"), line.get("walls")
+        if type(index) is not int or not 0 <= index < len(records):
+            raise _Mismatch(i + 1, "hand_end needs the hand's index")
+        if not isinstance(walls, list) or not walls:
+            raise _Mismatch(i + 1, "hand_end lists no walls")
+        key = fair.key(index)
+        for number, wall in enumerate(walls):
+            if not isinstance(wall, list) or not all(type(p) is int for p in wall):
+                raise _Mismatch(i + 1, f"wall {number} of hand {index} is not a list of pieces")
+            if rebuild_wall(key, number, wall) != wall:
+                raise _Mismatch(
+                    i + 1, f"wall {number} of hand {index} is not the one the seeds give"
+                )
+            count += 1
+    return count
 
 
 def _json_kind(x: Any) -> type:

@@ -78,8 +78,11 @@ def _config(tables: int, bot_delay: float) -> Any:
     return ServerConfig(
         bot_delay=bot_delay,
         next_hand_delay=0.0,
-        message_rate=1000.0,
-        message_burst=1000.0,
+        # every client of a load run is 127.0.0.1, and the limits count per address
+        message_rate=1e6,
+        message_burst=1e6,
+        lookup_rate=1e6,
+        lookup_burst=1e6,
         create_rate=1000.0,
         create_burst=float(tables + 10),
         max_rooms=tables + 10,

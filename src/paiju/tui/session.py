@@ -17,8 +17,9 @@ from typing import Any
 
 from paiju.engine.errors import IllegalActionError
 from paiju.engine.events import Event
+from paiju.engine.fairness import FairDeal, offline_server_seed
 from paiju.engine.match import Decide, Hand, HandSummary, Match
-from paiju.engine.record import RecordWriter, dump_lines, header
+from paiju.engine.record import RecordWriter, dump_lines, header, match_end
 
 HUMAN = "human"
 """The record's name for the person's seat."""
@@ -40,6 +41,7 @@ class PlaySession:
         human: int = 0,
         options: Any = None,
         record_path: str | None = None,
+        fair: FairDeal | None = None,
     ) -> None:
         from paiju.bots import make_bot
         from paiju.variants import find_variant
@@ -73,7 +75,12 @@ class PlaySession:
                 self.players.append(make_bot(name, seed * self.n_seats + s, variant))
         self.options = options
         self.seed = seed
-        self.match = Match(flow, options, seed)
+        if fair is None:
+            # reproducible from ``seed`` (``paiju play --seed``); the command gives a match
+            # without one a secret server seed and the person's own client seed
+            fair = FairDeal.create(offline_server_seed(seed), "play", [""] * self.n_seats)
+        self.fair = fair
+        self.match = Match(flow, options, seed, fair=fair)
         self.record_path = record_path
         self.lines: list[dict[str, Any]] = [header(self.match, self.seat_names)]
         self._write = RecordWriter(self.lines.append)
@@ -202,7 +209,11 @@ class PlaySession:
             if "hands" not in options:
                 return []
             options["hands"] = played
-        lines.append({"type": "match_end", "totals": self.match.totals(), "hands": played})
+            if "max_extra_hands" in options:
+                # the shorter match ends where the person stopped, even after a drawn
+                # hand that the full match plays on from (Taixing T9)
+                options["max_extra_hands"] = 0
+        lines.append(match_end(self.match, played))
         return lines
 
     def save(self, path: str | None = None) -> str | None:

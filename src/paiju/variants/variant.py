@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from paiju.engine.events import Event
+from paiju.engine.fairness import HandRandom
 from paiju.engine.match import Hand, Match
 from paiju.variants.base import (
     OptionField,
@@ -146,7 +147,15 @@ class Variant(ABC):
         return Match(self, options, seed)
 
     @abstractmethod
-    def new_hand(self, options: Any, *, seed: int, dealer: int, carry: dict[str, Any]) -> Hand: ...
+    def new_hand(
+        self,
+        options: Any,
+        *,
+        seed: int,
+        dealer: int,
+        carry: dict[str, Any],
+        rng: HandRandom | None = None,
+    ) -> Hand: ...
 
     @abstractmethod
     def after_hand(

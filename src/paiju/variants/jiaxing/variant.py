@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.engine.events import Event, for_seat
+from paiju.engine.fairness import HandRandom
 from paiju.engine.mahjong import MahjongHand
 from paiju.variants.jiaxing.items import ITEMS
 from paiju.variants.jiaxing.options import OPTION_SPECS, JiaxingOptions
@@ -32,9 +33,17 @@ class JiaxingVariant(Variant):
         return score_json(doc)
 
     def new_hand(
-        self, options: JiaxingOptions, *, seed: int, dealer: int, carry: dict[str, Any]
+        self,
+        options: Any,
+        *,
+        seed: int,
+        dealer: int,
+        carry: dict[str, Any],
+        rng: HandRandom | None = None,
     ) -> MahjongHand:
-        return MahjongHand(JiaxingRules(options, carry.get("fisher")), seed=seed, dealer=dealer)
+        return MahjongHand(
+            JiaxingRules(options, carry.get("fisher")), seed=seed, dealer=dealer, rng=rng
+        )
 
     def after_hand(
         self, options: JiaxingOptions, hand: MahjongHand, carry: dict[str, Any]

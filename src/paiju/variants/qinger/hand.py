@@ -32,6 +32,7 @@ threshold (Q8, QA7).
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -41,6 +42,7 @@ from paiju.components.cards import DECK_SIZE, N_CARD_KINDS, N_MELD_KINDS, Card, 
 from paiju.components.notation import NotationError, format_cards, parse_card, parse_cards
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
+from paiju.engine.fairness import HandRandom
 from paiju.engine.types import MeldType, Payment, Refusal, WinType
 from paiju.variants.qinger import scoring as S
 from paiju.variants.qinger.explain import explain_hand
@@ -195,7 +197,8 @@ class QingerHand:
 
     ``dealer=None`` draws cards for the first dealer (Q2, recorded as ``draw_for_dealer``).
     ``decks`` (optional) fixes the card order of the first deal and of redeals, for tests:
-    each is 126 card indices, dealt from the front; later deals are shuffled by
+    each is 126 card indices, dealt from the front; later deals are shuffled by ``rng``
+    (a match's fair-deal :class:`~paiju.engine.fairness.FairRandom`) or, when none is given,
     ``random.Random(seed)``, which also shuffles every deal when ``decks`` is not given.
     """
 
@@ -206,11 +209,12 @@ class QingerHand:
         seed: int = 0,
         dealer: int | None = None,
         decks: Sequence[Sequence[int]] | None = None,
+        rng: HandRandom | None = None,
     ) -> None:
         self.options = opts = options or QingerOptions()
         self.seed = seed
         self.n_seats = n = opts.participants
-        self.rng = random.Random(seed)
+        self.rng: HandRandom = rng if rng is not None else random.Random(seed)
         self.decks = [_check_deck(d) for d in decks] if decks else []
         self.log: list[Event] = []
         self.ledger: list[Payment] = []
@@ -930,8 +934,7 @@ class QingerHand:
         """An independent copy (for search): mutable parts are duplicated."""
         new = object.__new__(QingerHand)
         new.__dict__.update(self.__dict__)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = copy.copy(self.rng)
         new.counts = [bytearray(c) for c in self.counts]
         new.kinds = [bytearray(k) for k in self.kinds]
         new.melds = [list(m) for m in self.melds]

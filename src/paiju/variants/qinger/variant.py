@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.engine.events import Event
+from paiju.engine.fairness import HandRandom
 from paiju.variants.qinger.hand import QingerHand, for_seat
 from paiju.variants.qinger.items import ITEMS
 from paiju.variants.qinger.options import OPTION_SPECS, QingerOptions
@@ -50,10 +51,16 @@ class QingerVariant(Variant):
         return score_json(doc)
 
     def new_hand(
-        self, options: QingerOptions, *, seed: int, dealer: int, carry: dict[str, Any]
+        self,
+        options: Any,
+        *,
+        seed: int,
+        dealer: int,
+        carry: dict[str, Any],
+        rng: HandRandom | None = None,
     ) -> QingerHand:
         # the match's own first-dealer pick is not used: the first hand draws cards (Q2)
-        return QingerHand(options, seed=seed, dealer=carry.get("dealer"))
+        return QingerHand(options, seed=seed, dealer=carry.get("dealer"), rng=rng)
 
     def after_hand(
         self, options: QingerOptions, hand: QingerHand, carry: dict[str, Any]

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.engine.events import Event, for_seat
+from paiju.engine.fairness import HandRandom
 from paiju.engine.mahjong import MahjongHand
 from paiju.variants.taixing.items import BY_ID
 from paiju.variants.taixing.options import OPTION_SPECS, TaixingOptions
@@ -45,10 +46,16 @@ class TaixingVariant(Variant):
         return score_json(doc)
 
     def new_hand(
-        self, options: TaixingOptions, *, seed: int, dealer: int, carry: dict[str, Any]
+        self,
+        options: Any,
+        *,
+        seed: int,
+        dealer: int,
+        carry: dict[str, Any],
+        rng: HandRandom | None = None,
     ) -> MahjongHand:
         rules = TaixingRules(options, carry.get("draw_streak", 0))
-        return MahjongHand(rules, seed=seed, dealer=dealer)
+        return MahjongHand(rules, seed=seed, dealer=dealer, rng=rng)
 
     def after_hand(
         self, options: TaixingOptions, hand: MahjongHand, carry: dict[str, Any]
