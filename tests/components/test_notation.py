@@ -1,4 +1,4 @@
-"""Notation (``shared/spec/notation.md``): examples, round trips, hanzi, errors, counts."""
+"""Notation (``docs/spec/notation.md``): examples, round trips, hanzi, errors, counts."""
 
 from __future__ import annotations
 

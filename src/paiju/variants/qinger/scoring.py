@@ -1,6 +1,6 @@
 """Qing'er (青儿) scoring: every player is scored, then the three settle in pairs.
 
-The order is the one of ``shared/rules/analysis.md`` §2.3 (Computation order):
+The order is the one of ``docs/rules/analysis.md`` §2.3 (Computation order):
 
 1. set points (pongs, concealed triplets, kongs 笃, takeoffs 起飞), rounded up to 10;
 2. the always-scored bonuses (jokers, 广告, ♣ face cards by seat), for everyone;

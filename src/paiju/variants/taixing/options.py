@@ -1,6 +1,6 @@
 """Taixing house rules: one frozen options object, every field a named seed ambiguity.
 
-Defaults are the ones ``../shared/rules/decisions.md`` ships (TA1 and TA8 there, the
+Defaults are the ones ``docs/rules/decisions.md`` ships (TA1 and TA8 there, the
 recommendations of ``analysis.md`` §3.5 for the rest). Every field is a ``Literal``,
 ``bool`` or ``int`` so that ``paiju score`` and match headers can set it from JSON.
 The rule book ``docs/rules/taixing.md`` lists each field beside its seed item.
