@@ -169,6 +169,10 @@ class MahjongRules:
     ) -> list[Payment]:
         return []
 
+    def view_facts(self, hand: MahjongHand) -> dict[str, Any]:
+        """Public facts of this game's hand every seat's view carries (Jiaxing: the fisher)."""
+        return {}
+
     def settle(self, hand: MahjongHand) -> list[Event]:
         """Called once at the end; appends payments to ``hand.ledger`` and returns events."""
         return []
@@ -974,6 +978,8 @@ class MahjongHand:
                 info["flowers"] = " ".join(TILE_TEXT[f] for f in self.flowers[s])
             if self.ready[s]:
                 info["ready"] = True
+            if self.phase != END and not self.rules.may_win(self, s):
+                info["sealed"] = True  # 封胡 follows from who fed whom: public
             if s == seat or (self.phase == END and s in self.winners):
                 info["hand"] = format_tile_counts(self.counts[s])
             players.append(info)
@@ -1002,6 +1008,7 @@ class MahjongHand:
         if self.indicator >= 0:
             out["indicator"] = TILE_TEXT[self.indicator]
             out["wild_kinds"] = [TILE_TEXT[k] for k in self.rules.wild_kinds]
+        out.update(self.rules.view_facts(self))
         last = self._last_discard()
         if last is not None:
             out["last_discard"] = {"seat": last[0], "tile": TILE_TEXT[last[1]]}

@@ -22,7 +22,6 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
-from paiju.components.tiles import Tile
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
 from paiju.tui.i18n import has_text, item_name, item_value, text
@@ -303,8 +302,8 @@ class PlayApp(App[str | None]):
             self.log_write_events()
 
     def _visible_turn(self, seat: int) -> bool:
-        hand = self.session.hand
-        return bool(getattr(hand, "current", -1) == seat and hand.view(None)["phase"] == "act")
+        view = self.session.hand.view(None)
+        return bool(view["current"] == seat and view["phase"] == "act")
 
     def _delayed_bot(self) -> None:
         self._timer = None
@@ -527,7 +526,7 @@ class PlayApp(App[str | None]):
             parts.append(text("wall", lang, n=view["wall_left"]))
         elif "stock_left" in view:
             parts.append(text("stock", lang, n=view["stock_left"]))
-        fisher = getattr(getattr(session.hand, "rules", None), "fisher", None)
+        fisher = view.get("fisher")
         if fisher is not None:
             parts.append(text("fisher", lang, who=self.who(fisher)))
         self.pieces.wild = frozenset(view.get("wild_kinds", ()))
@@ -567,9 +566,9 @@ class PlayApp(App[str | None]):
     def sealed(self, seat: int) -> bool:
         """封胡: the rules bar ``seat`` from winning this hand (public: who fed whom)."""
         hand = self.session.hand
-        rules = getattr(hand, "rules", None)
-        may_win = getattr(rules, "may_win", None)
-        return may_win is not None and not hand.is_over and not may_win(hand, seat)
+        if hand.is_over:
+            return False
+        return bool(hand.view(None)["players"][seat].get("sealed"))
 
     def seat_body(self, player: dict[str, Any], view: dict[str, Any], claim: Any) -> Text:
         pieces = self.pieces
@@ -711,12 +710,9 @@ class PlayApp(App[str | None]):
     def current_waits(self) -> list[str]:
         """The tiles the person's hand waits on now (mahjong, between turns)."""
         hand = self.session.hand
-        waits = getattr(hand, "waits", None)
-        if self.pieces.cards or waits is None or hand.is_over:
+        if self.pieces.cards or hand.is_over:
             return []
-        if sum(hand.counts[self.human]) % 3 != 1:
-            return []
-        return [str(Tile(k)) for k in waits(self.human)]
+        return [w["tile"] for w in hand.view(self.human).get("waits", [])]
 
     def wait_hint(self) -> Text | None:
         """What the person would wait on after discarding the tile under the cursor (a
@@ -724,17 +720,11 @@ class PlayApp(App[str | None]):
         hand = self.session.hand
         if self.pieces.cards or not 0 <= self.cursor < len(self.slots):
             return None
-        from paiju.components.analysis import MAHJONG
-        from paiju.components.notation import parse_tile
-
-        counts = bytearray(hand.counts[self.human])
-        tile = int(parse_tile(self.slots[self.cursor]))
-        counts[tile] -= 1
-        waits = MAHJONG.waits(bytes(counts), len(hand.melds[self.human]))
+        waits = hand.view(self.human).get("ready_discards", {}).get(self.slots[self.cursor])
         if not waits:
             return None
         out = Text(text("hint.waits", self.lang) + " ", style=Style(color="#9fd3a8"))
-        out.append_text(self.pieces.row(str(Tile(k)) for k in waits))
+        out.append_text(self.pieces.row(waits))
         return out
 
     def last_actor(self) -> int:

@@ -14,7 +14,7 @@ from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.components.wild import WILD, split_wilds
 from paiju.engine.events import Event
 from paiju.engine.mahjong import ACT, MahjongHand, MahjongRules
-from paiju.engine.types import MahjongWin, Meld, Payment, WinResult, WinType
+from paiju.engine.types import MahjongWin, Meld, Payment, Refusal, WinResult, WinType
 from paiju.variants.explain import Explanation, PaymentLine, combine, exhausted, grouped
 from paiju.variants.jiaxing import explain, hun, scoring
 from paiju.variants.jiaxing.options import JiaxingOptions
@@ -24,6 +24,11 @@ class JiaxingRules(MahjongRules):
     """One hand's rules. ``fisher`` is the seat that self-drew last hand (钓鱼), if any."""
 
     name = "jiaxing"
+    sealed_reason = Refusal(
+        "sealed",
+        "封胡：已喂同一家够数的副数，本局不能胡",
+        "封胡: this seat fed one player enough sets and may not win this hand",
+    )
 
     def __init__(self, options: JiaxingOptions | None = None, fisher: int | None = None) -> None:
         self.options = options or JiaxingOptions()
@@ -125,6 +130,10 @@ class JiaxingRules(MahjongRules):
     def dead(self, hand: MahjongHand, seat: int) -> bool:
         """小相公 (HA14 b): the seat discarded a 混儿 this hand."""
         return any(t in self._wild_set for t in hand.discards[seat])
+
+    def view_facts(self, hand: MahjongHand) -> dict[str, Any]:
+        # 钓鱼 (J32): everyone knows who self-drew last hand and will fish at its end
+        return {} if self.fisher is None else {"fisher": self.fisher}
 
     def may_win(self, hand: MahjongHand, seat: int) -> bool:
         if self._wild_set and self.dead(hand, seat):
