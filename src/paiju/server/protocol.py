@@ -68,7 +68,8 @@ class Join(_Message):
     """Watch a room (as a spectator until ``take_seat``)."""
 
     type: Literal["join"]
-    code: str = Field(min_length=ROOM_CODE_LENGTH, max_length=ROOM_CODE_LENGTH)
+    # any length up to a code's: a wrong code is "no such room" to the person who typed it
+    code: str = Field(min_length=1, max_length=ROOM_CODE_LENGTH)
 
 
 class TakeSeat(_Message):

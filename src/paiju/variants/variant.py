@@ -39,8 +39,8 @@ PAYMENT_REASONS: dict[str, tuple[str, str]] = {
 """Payment reasons some ledgers use that are not rows of their variant's item table."""
 
 BOT_NAMES: dict[str, tuple[str, str]] = {
-    "random": ("随机", "random"),
-    "greedy": ("普通", "greedy"),
+    "random": ("简单", "easy (random)"),
+    "greedy": ("普通", "normal (greedy)"),
     "strong": ("强", "strong"),
 }
 """How a bot level is called where people see it."""
