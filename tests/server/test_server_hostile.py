@@ -46,7 +46,7 @@ BAD_FRAMES = [
     ('{"type": "act", "action": 5}', "bad_message"),
     ('{"type": "act", "action": "' + "x" * 40 + '"}', "bad_message"),
     ('{"type": "take_seat", "seat": -1}', "bad_message"),
-    ('{"type": "join", "code": "A"}', "bad_message"),
+    ('{"type": "join", "code": "ABCDEFGHIJK"}', "bad_message"),
     ("x" * (MAX_MESSAGE_BYTES + 1), "too_large"),
 ]
 
