@@ -10,7 +10,6 @@ cd "$(dirname "$0")/.."
 PYTEST=${PYTEST:-.venv/bin/pytest}
 . scripts/services.sh
 services_init
-SERVICES_MISSING=0
 start_postgres || true
 start_redis || true
 if [ "$SERVICES_MISSING" = 1 ]; then

@@ -17,40 +17,17 @@ rm -rf "$LOGS" && mkdir -p "$LOGS"
 
 . scripts/services.sh
 SERVICES_WORK=$(mktemp -d /tmp/paiju-cluster.XXXXXX)
+SERVICES_LOGS=$LOGS
 services_init
-SERVICES_MISSING=0
 start_postgres
 start_redis
-PIDS=()
-stop_all() {
-    trap - EXIT INT TERM
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    # a node hands its rooms over before it exits; one that hangs is killed after 20 s
-    for _ in $(seq 1 40); do
-        alive=0
-        for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-        [ "$alive" = 0 ] && break
-        sleep 0.5
-    done
-    for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-    cp "$SERVICES_WORK"/*.log "$LOGS"/ 2>/dev/null || true
-    services_stop
-}
-trap stop_all EXIT INT TERM
 
 port=$PORT0
 for node in $NODES; do
-    "$BIN/paiju" serve --host 127.0.0.1 --port "$port" --node "$node" --redis "$REDIS_URL" \
-        --database "$PG_URL" ${SETTINGS:+--settings "$SETTINGS"} >"$LOGS/node-$node.log" 2>&1 &
-    PIDS+=($!)
-    echo "$!" >"$LOGS/node-$node.pid"
     # one at a time: the first creates the tables, the others find them
-    for _ in $(seq 1 120); do
-        curl -sf "http://127.0.0.1:$port/api/ready" >/dev/null 2>&1 && break
-        kill -0 "$!" 2>/dev/null || { echo "node $node did not start: run/cluster/node-$node.log" >&2; exit 1; }
-        sleep 0.5
-    done
-    echo "node $node: http://127.0.0.1:$port/   (log: run/cluster/node-$node.log, pid $!)"
+    start_node "$node" "$port" "$LOGS/node-$node.log"
+    echo "$NODE_PID" >"$LOGS/node-$node.pid"
+    echo "node $node: http://127.0.0.1:$port/   (log: run/cluster/node-$node.log, pid $NODE_PID)"
     port=$((port + 1))
 done
 echo "redis:      $REDIS_URL"

@@ -37,6 +37,14 @@ GAMES = ("jiaxing", "taixing", "qinger")
 MATCHES = [
     *(Golden(game, f"seed{s}", s, {"hands": 3}) for game in GAMES for s in (1, 2, 3)),
     Golden("qinger", "p4-seed1", 1, {"participants": 4, "hands": 3}),
+    # 混儿 on (issue 16): the defaults, and the Tianjin stacking with three wild kinds
+    Golden("jiaxing", "hun-seed1", 1, {"hun": True, "hands": 3}),
+    Golden(
+        "jiaxing",
+        "hun-tianjin-seed2",
+        2,
+        {"hun": True, "hun_stacking": "tianjin", "hun_kinds": 3, "hands": 3},
+    ),
 ]
 
 

@@ -171,3 +171,72 @@ def test_the_review_as_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixtu
     tampered[acts[3]]["action"] = "d9z"
     with pytest.raises(ReviewError, match="does not verify"):
         review_record(tampered, 0)
+
+
+def test_each_view_carries_the_totals_as_its_hand_began() -> None:
+    variant = "jiaxing"
+    lines = record(
+        variant, [make_player("random", 1, variant), *greedy(variant, range(1, 4))], 4, hands=3
+    )
+    review = review_record(lines, 0, views=True)
+    nets = [r["net"] for r in lines if r.get("type") == "hand_end"]
+    assert len(nets) == 3
+    for d in review.decisions:
+        assert d.view is not None
+        expected = [sum(n[s] for n in nets[: d.hand - 1]) for s in range(4)]
+        assert d.view["match_totals"] == expected
+        assert all("hand" not in p for p in d.view["players"][1:])
+    assert {d.hand for d in review.decisions} == {1, 2, 3}
+    # without views, nothing of the table is kept
+    assert all(d.view is None for d in review_record(lines, 0).decisions)
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "qinger"])
+def test_greedy_reviews_with_values(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    n = VARIANTS[variant].seats(VARIANTS[variant].options_type())
+    players: list[Decide] = [make_player("random", 1, variant), *greedy(variant, range(1, n))]
+    lines = record(variant, players, 4, hands=1)
+    review = review_record(lines, 0, bot="greedy")
+    valued = review.decisions
+    assert len(valued) > 5
+    for d in valued:
+        # every decision is valued (Qing'er's knocks and takeoffs too), the choice among them
+        assert d.choice in [c.action for c in d.candidates]
+        assert all(c.value.points is not None and c.value.win is not None for c in d.candidates)
+        assert d.search == "greedy"
+    if variant == "qinger":
+        assert any(c.action == "knock" for d in valued for c in d.candidates)
+    # a random player gives up points by greedy's own measure, costliest first
+    assert review.agreement < 0.6 and review.given_up > 0
+    costs = [d.given_up for d in review.mistakes()]
+    assert costs == sorted(costs, reverse=True)
+    # greedy's own record, reviewed with greedy's seed, agrees everywhere
+    players = [make_player("greedy", 9, variant), *greedy(variant, range(1, n))]
+    again = review_record(record(variant, players, 4, hands=1), 0, bot="greedy", seed=9)
+    assert again.agreement == 1.0 and again.given_up == 0
+
+
+def test_the_review_tells_its_progress_move_by_move() -> None:
+    variant = "jiaxing"
+    lines = record(
+        variant, [make_player("random", 1, variant), *greedy(variant, range(1, 4))], 4, hands=1
+    )
+    heard: list[tuple[int, int]] = []
+    review_record(lines, 0, moves=lambda done, total: heard.append((done, total)))
+    actions = sum(1 for r in lines if r.get("type") == "action")
+    assert heard[-1] == (actions, actions)
+    assert [d for d, _ in heard] == sorted(d for d, _ in heard)
+    assert {t for _, t in heard} == {actions} and len(heard) > actions // 2
+
+
+def test_the_strong_bot_values_hands_too_far_for_its_lookahead_by_greedys_measure() -> None:
+    variant = "jiaxing"
+    lines = record(
+        variant, [make_player("random", 1, variant), *greedy(variant, range(1, 4))], 4, hands=1
+    )
+    review = review_record(lines, 0)
+    far = [d for d in review.decisions if d.search == "greedy"]
+    assert far
+    for d in far:
+        assert any((c.value.points or 0.0) > 0 for c in d.candidates), d
+        assert all(c.value.win is not None for c in d.candidates)

@@ -242,38 +242,53 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return run_train(args)
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
-    from paiju.engine.record import RecordError, read_record, replay
-    from paiju.variants import find_variant
+def _read_record(
+    command: str, path: str, *, name_file: bool = False
+) -> list[dict[str, Any]] | None:
+    """The lines of the record at ``path``, or None once ``paiju <command>`` has said
+    why it cannot read them (``name_file``: the message names the file, for commands
+    that read several)."""
+    from paiju.engine.record import RecordError, read_record
 
     try:
-        records = read_record(args.file)
+        return read_record(path)
     except OSError as exc:
-        print(f"paiju replay: cannot read {args.file}: {_os_reason(exc)}", file=sys.stderr)
-        return 2
+        print(f"paiju {command}: cannot read {path}: {_os_reason(exc)}", file=sys.stderr)
     except RecordError as exc:
-        print(f"paiju replay: malformed record, {exc}", file=sys.stderr)
+        where = f"{path}: " if name_file else ""
+        print(f"paiju {command}: {where}malformed record, {exc}", file=sys.stderr)
+    return None
+
+
+def _check_record(command: str, path: str) -> int:
+    """``paiju replay`` / ``paiju verify``: exit 0 (and ``ok: …``) when the record checks,
+    1 naming the line at fault, 2 when it cannot be read (docs/spec/record.md)."""
+    from paiju.engine.record import replay, verify
+    from paiju.variants import find_variant
+
+    records = _read_record(command, path)
+    if records is None:
         return 2
-    result = replay(records, find_variant)
+    result = (replay if command == "replay" else verify)(records, find_variant)
     if result.ok:
-        print(f"ok: {result.hands} hands verified")
+        print(
+            f"ok: {result.hands} hands verified" if command == "replay" else f"ok: {result.message}"
+        )
         return 0
     where = f"line {result.line}: " if result.line else ""
-    print(f"paiju replay: {where}{result.message}", file=sys.stderr)
+    print(f"paiju {command}: {where}{result.message}", file=sys.stderr)
     return 1
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    return _check_record("replay", args.file)
+
+
 def _cmd_review(args: argparse.Namespace) -> int:
-    from paiju.engine.record import RecordError, read_record
     from paiju.review import ReviewError, format_review, progress_bar, review_record
 
-    try:
-        records = read_record(args.file)
-    except OSError as exc:
-        print(f"paiju review: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except RecordError as exc:
-        print(f"paiju review: malformed record, {exc}", file=sys.stderr)
+    records = _read_record("review", args.file)
+    if records is None:
         return 2
     if args.rollouts is not None and args.rollouts < 1:
         print("paiju review: --rollouts must be at least 1", file=sys.stderr)
@@ -299,19 +314,14 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
-    from paiju.engine.record import RecordError, read_record
     from paiju.stats import StatsError, format_stats, record_stats
 
     matches = []
     for path in args.files:
-        try:
-            matches.append(read_record(path))
-        except OSError as exc:
-            print(f"paiju stats: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        records = _read_record("stats", path, name_file=True)
+        if records is None:
             return 2
-        except RecordError as exc:
-            print(f"paiju stats: {path}: malformed record, {exc}", file=sys.stderr)
-            return 2
+        matches.append(records)
     try:
         stats = record_stats(matches, agreement=args.agreement)
     except StatsError as exc:
@@ -325,31 +335,14 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from paiju.engine.record import RecordError, read_record, verify
-    from paiju.variants import find_variant
-
-    try:
-        records = read_record(args.file)
-    except OSError as exc:
-        print(f"paiju verify: cannot read {args.file}: {_os_reason(exc)}", file=sys.stderr)
-        return 2
-    except RecordError as exc:
-        print(f"paiju verify: malformed record, {exc}", file=sys.stderr)
-        return 2
-    result = verify(records, find_variant)
-    if result.ok:
-        print(f"ok: {result.message}")
-        return 0
-    where = f"line {result.line}: " if result.line else ""
-    print(f"paiju verify: {where}{result.message}", file=sys.stderr)
-    return 1
+    return _check_record("verify", args.file)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     import secrets
 
     try:
-        from paiju.tui.app import PlayApp
+        from paiju.tui.app.play import PlayApp
     except ImportError as exc:
         print(
             f"paiju play: the terminal game needs Textual ({exc.name} is missing); "
@@ -537,6 +530,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ws_max_size=args.max_frame_bytes,
         ws_per_message_deflate=False,
         h11_max_incomplete_event_size=16_384,
+        # a connection handler that never returns must not keep a stopping node up
+        timeout_graceful_shutdown=30,
     )
     return 0
 
@@ -579,7 +574,7 @@ def _cmd_load(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        from paiju.server.load import LoadPlan, run_load
+        from paiju.server.load import LoadPlan, report_line, run_load
     except ImportError as exc:
         print(f"paiju load: {exc.name} is missing; pip install 'paiju[server]'", file=sys.stderr)
         return 2
@@ -591,6 +586,8 @@ def _cmd_load(args: argparse.Namespace) -> int:
         variant=args.variant,
         process=args.process,
         strong_tables=args.strong_tables,
+        bot_processes=args.bot_processes,
+        probes=args.probes,
     )
     try:
         figures = run_load(plan)
@@ -598,7 +595,28 @@ def _cmd_load(args: argparse.Namespace) -> int:
         print(f"paiju load: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(figures, ensure_ascii=False))
+    print(f"paiju load: {report_line(figures)}", file=sys.stderr)
     return 0 if figures["errors"] == 0 and not figures["timed_out"] else 1
+
+
+def _add_options_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--options",
+        default="",
+        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
+        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
+    )
+
+
+def _add_ray_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks: a local Ray, or the cluster at ADDRESS "
+        "(needs paiju[cluster])",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -623,26 +641,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1, help="matches to play")
     p.add_argument("--seed", type=int, default=0, help="seed of the first match")
     p.add_argument("--bots", default="greedy", help="one bot name or one per seat, comma-separated")
-    p.add_argument(
-        "--options",
-        default="",
-        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
-        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
-    )
+    _add_options_argument(p)
     p.add_argument("--record", metavar="FILE", help="write the records (JSON Lines) here")
     p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
     p.add_argument(
         "--out", metavar="DIR", help="write summary.json, records.jsonl and PNG charts here"
     )
     p.add_argument("--budget", type=float, help="seconds per decision for strong bots")
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="local",
-        metavar="ADDRESS",
-        help="run the games as Ray tasks: a local Ray, or the cluster at ADDRESS "
-        "(needs paiju[cluster])",
-    )
+    _add_ray_argument(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_simulate)
 
@@ -651,12 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="strong,greedy,greedy,greedy", help="one name per seat")
     p.add_argument("--deals", type=int, default=100, help="deals (hand seeds) to replay")
     p.add_argument("--seed", type=int, default=0, help="seed of the deal stream")
-    p.add_argument(
-        "--options",
-        default="",
-        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
-        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
-    )
+    _add_options_argument(p)
     p.add_argument("--workers", type=int, default=1, help="worker processes (1: in process)")
     p.add_argument("--budget", type=float, help="seconds per decision for strong bots")
     p.add_argument(
@@ -670,14 +671,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also replay each deal with each slot replaced by BOT: advantage over it",
     )
     p.add_argument("--json", metavar="FILE", help="write the JSON report here ('-': stdout)")
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="local",
-        metavar="ADDRESS",
-        help="run the games as Ray tasks: a local Ray, or the cluster at ADDRESS "
-        "(needs paiju[cluster])",
-    )
+    _add_ray_argument(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_arena)
 
@@ -731,12 +725,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--record", metavar="FILE", help="record file (default paiju-VARIANT-SEED.jsonl)"
     )
-    p.add_argument(
-        "--options",
-        default="",
-        help='rule options as a JSON object; "profile" names a rule profile, e.g. '
-        '\'{"profile": "jiaxing-hun", "hun_kinds": 1}\'',
-    )
+    _add_options_argument(p)
     p.add_argument(
         "--tiles",
         choices=("hanzi", "code", "glyph"),
@@ -809,6 +798,19 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         help="extra tables of server-side strong bots playing beside the measured ones",
+    )
+    p.add_argument(
+        "--bot-processes",
+        type=int,
+        default=2,
+        help="the server's bot worker processes (0: strong bots think in its threads)",
+    )
+    p.add_argument(
+        "--probes",
+        type=int,
+        default=4,
+        help="ping-only connections from a prober process of its own at normal priority "
+        "(its pings are timed apart from this driver's busy event loop; 0: none)",
     )
     p.add_argument(
         "--urls",

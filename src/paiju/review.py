@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from paiju.bots.values import Evaluation, Value
+from paiju.engine.errors import InvalidActionError
+from paiju.engine.grammar import Action, Verb
 from paiju.engine.record import replay
 from paiju.variants import find_variant
 
@@ -77,9 +79,13 @@ class Decision:
     given_up: float
     search: str
     candidates: list[Candidate]
+    view: dict[str, Any] | None = None
+    """The table as the seat saw it before choosing (its own engine view, so nothing of
+    another seat's concealed hand, and ``match_totals``: the totals as the hand began),
+    when the review was asked for views."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "hand": self.hand,
             "turn": self.turn,
             "move": self.move,
@@ -91,6 +97,9 @@ class Decision:
             "search": self.search,
             "candidates": [c.to_json() for c in self.candidates],
         }
+        if self.view is not None:
+            out["view"] = self.view
+        return out
 
 
 @dataclass
@@ -101,6 +110,8 @@ class Review:
     hands: int = 0
     decisions: list[Decision] = field(default_factory=list)
     tolerance: float = TOLERANCE
+    seats: list[str] = field(default_factory=list)
+    """The record header's name for each seat (``bot:strong`` for a bot)."""
 
     @property
     def agreement(self) -> float:
@@ -122,6 +133,7 @@ class Review:
             "variant": self.variant,
             "seat": self.seat,
             "bot": self.bot,
+            "seats": self.seats,
             "hands": self.hands,
             "n_decisions": len(self.decisions),
             "agreement": round(self.agreement, 4),
@@ -142,10 +154,14 @@ def review_record(
     rollouts: int | None = 8,
     tolerance: float = TOLERANCE,
     progress: Callable[[int, int], None] | None = None,
+    views: bool = False,
+    moves: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Review ``seat``'s decisions in ``records`` (parsed record lines) with ``bot``
     (seeded ``seed``; Monte Carlo with ``rollouts`` samples a decision, None: the
-    bot's time budget). ``progress(done, total)`` hears of each hand finished. Raises
+    bot's time budget). ``progress(done, total)`` hears of each hand finished and
+    ``moves(done, total)`` of each move of the record replayed; ``views``
+    keeps with each decision the seat's own view of the table at that moment. Raises
     :class:`ReviewError` for a record that does not verify or a seat it does not have."""
     if not records or records[0].get("record") != "paiju":
         raise ReviewError("not a paiju record (no header on line 1)")
@@ -164,12 +180,15 @@ def review_record(
         raise ReviewError(str(exc)) from None
     action_lines = [i + 1 for i, r in enumerate(records) if r.get("type") == "action"]
     total = sum(1 for r in records if r.get("type") == "hand")
-    out = Review(variant, seat, bot, tolerance=tolerance)
+    before = _totals_before_each_hand(records) if views else []
+    out = Review(variant, seat, bot, tolerance=tolerance, seats=[str(s) for s in seats])
     state = _Cursor()
 
     def on_decision(hand: Any, who: int, code: int) -> None:
         line = action_lines[state.action] if state.action < len(action_lines) else 0
         state.action += 1
+        if moves is not None:
+            moves(state.action - 1, len(action_lines))
         if hand is not state.hand:
             state.hand, state.moves, state.turn = hand, 0, 0
             if progress is not None:
@@ -179,6 +198,9 @@ def review_record(
         if who != seat or len(hand.legal_actions(who)) < 2:
             return
         state.turn += 1
+        seen = _seat_view(hand, who) if views else None
+        if seen is not None and out.hands <= len(before):
+            seen["match_totals"] = before[out.hands - 1]
         ev = evaluate(hand, who, code)
         out.decisions.append(
             _decision(
@@ -190,12 +212,15 @@ def review_record(
                 move=state.moves,
                 line=line,
                 tolerance=tolerance,
+                view=seen,
             )
         )
 
     result = replay(records, find_variant, on_decision)
     if progress is not None:
         progress(out.hands, total)
+    if moves is not None:
+        moves(state.action, len(action_lines))
     if not result.ok:
         where = f"line {result.line}: " if result.line else ""
         raise ReviewError(f"the record does not verify: {where}{result.message}")
@@ -216,7 +241,7 @@ class _Cursor:
 def _evaluator(
     bot: str, seed: int, variant: str, rollouts: int | None
 ) -> Callable[[Any, int, int], Evaluation]:
-    from paiju.bots.greedy import greedy_bot
+    from paiju.bots.greedy_values import GreedyJudge
     from paiju.bots.strong import StrongBot
 
     if bot == "strong":
@@ -226,12 +251,10 @@ def _evaluator(
             return strong.evaluate(hand, seat, detail=True, include=(code,))
 
         return by_strong
-    greedy = greedy_bot(variant, seed)
+    judge = GreedyJudge(variant, seed)
 
     def by_greedy(hand: Any, seat: int, code: int) -> Evaluation:
-        # greedy ranks by shanten and tile counts, not by points: no values to give
-        choice = greedy(hand, seat)
-        return Evaluation(choice, "greedy", {}, frozenset([choice]))
+        return judge.evaluate(hand, seat, detail=True)
 
     return by_greedy
 
@@ -246,6 +269,7 @@ def _decision(
     move: int,
     line: int,
     tolerance: float,
+    view: dict[str, Any] | None = None,
 ) -> Decision:
     agree = code == ev.choice or code in ev.ties
     given = 0.0
@@ -274,7 +298,34 @@ def _decision(
         given_up=given,
         search=ev.search,
         candidates=[Candidate(hand.action_str(a), ev.values[a]) for a in shown],
+        view=view,
     )
+
+
+def _totals_before_each_hand(records: list[dict[str, Any]]) -> list[list[int]]:
+    """The match totals as each hand of the record began (public: the table shows them)."""
+    out: list[list[int]] = []
+    running: list[int] = []
+    for r in records:
+        if "record" in r:
+            running = [0] * len(r.get("seats") or [])
+        elif r.get("type") == "hand":
+            out.append(list(running))
+        elif r.get("type") == "hand_end":
+            net = r.get("net") or []
+            running = [
+                t + (net[i] if i < len(net) and isinstance(net[i], int) else 0)
+                for i, t in enumerate(running)
+            ]
+    return out
+
+
+def _seat_view(hand: Any, seat: int) -> dict[str, Any]:
+    """What ``seat`` saw: the engine's view for that seat, without the hand's event log
+    (the board says it, and it would make a long record's review many times larger)."""
+    view: dict[str, Any] = hand.view(seat)
+    view.pop("events", None)
+    return view
 
 
 def action_label(text: str, lang: str) -> str:
@@ -282,8 +333,12 @@ def action_label(text: str, lang: str) -> str:
     word = WORDS.get(text)
     if word is not None:
         return word[1] if lang == "en" else word[0]
-    if text.startswith("d") and len(text) > 1:
-        return ("discard " if lang == "en" else "打 ") + text[1:]
+    try:
+        action = Action.parse(text)
+    except InvalidActionError:
+        return text
+    if action.verb is Verb.DISCARD and action.piece:
+        return ("discard " if lang == "en" else "打 ") + action.piece
     return text
 
 

@@ -181,25 +181,20 @@ class GameResult:
 def game_players(task: GameTask, n_seats: int) -> list[Any]:
     """The task's bots, each seeded from the game's seed and its seat."""
     from paiju.bots.levels import make_player
+    from paiju.engine.session import bot_seed
 
     return [
-        make_player(name, task.seed * n_seats + i, task.variant, budget=task.budget)
+        make_player(name, bot_seed(task.seed, i, n_seats), task.variant, budget=task.budget)
         for i, name in enumerate(task.bots)
     ]
 
 
-def hand_items(hand: Any, events: Iterable[Any] = ()) -> list[str]:
-    """The scoring item ids of ``hand``'s wins: from its win results where the hand keeps
-    them, else from its ``score`` events."""
-    results = getattr(hand, "win_results", None)
+def hand_items(events: Iterable[Event]) -> list[str]:
+    """The scoring item ids of a hand's wins, as its ``score`` events state them (one per
+    scored seat, each listing its items), in the order they were scored."""
     out: list[str] = []
-    if results:
-        for seat in sorted(results):
-            result = results[seat]
-            out.extend(item.id for item in getattr(result, "items", ()))
-        return out
     for ev in events:
-        if isinstance(ev, Event) and ev.type == "score" and isinstance(ev.data, dict):
+        if ev.type == "score" and isinstance(ev.data, dict):
             out.extend(str(item.get("id")) for item in ev.data.get("items", ()))
     return out
 
@@ -207,8 +202,7 @@ def hand_items(hand: Any, events: Iterable[Any] = ()) -> list[str]:
 def play_game(task: GameTask) -> GameResult:
     """Play one match of ``task`` to its end (the worker's entry point)."""
     from paiju.engine.fairness import FairDeal, offline_server_seed
-    from paiju.engine.match import Match
-    from paiju.engine.record import RecordWriter, header, match_end
+    from paiju.engine.session import Session
     from paiju.variants import find_variant
 
     flow = find_variant(task.variant)
@@ -218,43 +212,26 @@ def play_game(task: GameTask) -> GameResult:
     # the fair-deal scheme with a seed anyone can derive from the game's seed: bot-only
     # matches stay reproducible, and their records verify like a server's
     fair = FairDeal.create(offline_server_seed(task.seed), "simulate", [""] * n_seats)
-    match = Match(flow, options, task.seed, fair=fair)
-    lines: list[dict[str, Any]] | None = [] if task.record else None
-    writer = RecordWriter(lines.append) if lines is not None else None
-    if lines is not None:
-        lines.append(header(match, list(task.bots)))
+    session = Session(flow, options, task.seed, list(task.bots), fair=fair, record=task.record)
     hands: list[HandStats] = []
     start = time.perf_counter()
-    current: dict[str, Any] = {}
-
-    def emit(item: Any) -> None:
-        if writer is not None:
-            writer(item)
-        if isinstance(item, Event):
-            current.setdefault("events", []).append(item)
-        elif item[0] == "hand":
-            current.clear()
-            current["hand"] = item[2]
-        elif item[0] == "hand_end":
-            summary = item[1]
-            hands.append(
-                HandStats(
-                    dealer=summary.dealer,
-                    winners=list(summary.winners),
-                    self_drawn=summary.self_drawn,
-                    exhausted=summary.exhausted,
-                    net=list(summary.net),
-                    items=hand_items(current["hand"], current.get("events", ())),
-                )
+    while not session.finished:
+        dealt = session.start_hand()
+        played = session.play_hand(players)
+        summary = session.end_hand().hand_ended
+        assert summary is not None
+        hands.append(
+            HandStats(
+                dealer=summary.dealer,
+                winners=list(summary.winners),
+                self_drawn=summary.self_drawn,
+                exhausted=summary.exhausted,
+                net=list(summary.net),
+                items=hand_items([*dealt.events, *played.events]),
             )
-
-    from paiju.engine.match import play_match
-
-    for _ in play_match(match, players, emit):
-        pass
-    if lines is not None:
-        lines.append(match_end(match))
-    return GameResult(task.seed, hands, match.totals(), time.perf_counter() - start, lines)
+        )
+    lines = session.lines if task.record else None
+    return GameResult(task.seed, hands, session.match.totals(), time.perf_counter() - start, lines)
 
 
 # -- the summary ---------------------------------------------------------------------------

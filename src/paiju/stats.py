@@ -108,19 +108,41 @@ def _split(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def _count(records: list[dict[str, Any]], players: dict[str, PlayerStats], agree: bool) -> None:
-    head = records[0]
+    seats = seat_counts(records)
+    names = [p.name for p in seats]
+    for name in dict.fromkeys(names):
+        mine = players.setdefault(name, PlayerStats(name))
+        mine.matches += 1
+        # one match of a name sitting at several seats is one point of the chart
+        mine.match_points.append(sum(p.match_points[0] for p in seats if p.name == name))
+        for p in seats:
+            if p.name == name:
+                _add(mine, p)
+    if agree:
+        from paiju.review import ReviewError, review_record
+
+        for s, name in enumerate(names):
+            try:
+                review = review_record(records, s)
+            except ReviewError as exc:
+                raise StatsError(str(exc)) from None
+            players[name].decisions += len(review.decisions)
+            players[name].agreed += sum(d.agree for d in review.decisions)
+
+
+def seat_counts(records: list[dict[str, Any]]) -> list[PlayerStats]:
+    """One record's counts for each seat (``matches`` 1, ``match_points`` the seat's
+    total), named as the header names the seat."""
+    head = records[0] if records else {}
     if head.get("record") != "paiju":
         raise StatsError("not a paiju record (no header on line 1)")
     names = head.get("seats")
     variant = head.get("variant")
     if not isinstance(names, list) or not names or not isinstance(variant, str):
         raise StatsError("the header names no seats or no variant")
-    who = [str(n) for n in names]
-    mine = {name: players.setdefault(name, PlayerStats(name)) for name in who}
-    for p in mine.values():
-        p.variants.add(variant)
-        p.matches += 1
-    totals = [0] * len(who)
+    mine = [PlayerStats(str(n), variants={variant}, matches=1) for n in names]
+    n = len(mine)
+    totals = [0] * n
     last_giver: int | None = None
     winners: list[int] = []
     for line in records[1:]:
@@ -133,40 +155,54 @@ def _count(records: list[dict[str, Any]], players: dict[str, PlayerStats], agree
             how = line.get("how")
             source = line.get("from", last_giver)
             for w in winners:
-                if 0 <= w < len(who):
-                    mine[who[w]].wins += 1
-                    mine[who[w]].self_drawn += how == "self_draw"
-            if how != "self_draw" and isinstance(source, int) and 0 <= source < len(who):
-                mine[who[source]].deal_ins += 1
-        elif kind == "score" and isinstance(seat, int) and seat in winners:
-            p = mine[who[seat]]
+                if 0 <= w < n:
+                    mine[w].wins += 1
+                    mine[w].self_drawn += how == "self_draw"
+            if how != "self_draw" and isinstance(source, int) and 0 <= source < n:
+                mine[source].deal_ins += 1
+        elif kind == "score" and isinstance(seat, int) and seat in winners and 0 <= seat < n:
+            p = mine[seat]
             for item in line.get("items", []):
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
                     p.items[item["id"]] = p.items.get(item["id"], 0) + 1
                     p.item_variant.setdefault(item["id"], variant)
         elif kind == "hand_end":
             net = line.get("net", [])
-            for s, name in enumerate(who):
-                mine[name].hands += 1
+            for s in range(n):
+                mine[s].hands += 1
                 if s < len(net) and isinstance(net[s], int):
-                    mine[name].points += net[s]
+                    mine[s].points += net[s]
                     totals[s] += net[s]
             winners, last_giver = [], None
-    per_name: dict[str, int] = {}
-    for s, name in enumerate(who):
-        per_name[name] = per_name.get(name, 0) + totals[s]
-    for name, total in per_name.items():
-        mine[name].match_points.append(total)
-    if agree:
-        from paiju.review import ReviewError, review_record
+    for s in range(n):
+        mine[s].match_points.append(totals[s])
+    return mine
 
-        for s, name in enumerate(who):
-            try:
-                review = review_record(records, s)
-            except ReviewError as exc:
-                raise StatsError(str(exc)) from None
-            mine[name].decisions += len(review.decisions)
-            mine[name].agreed += sum(d.agree for d in review.decisions)
+
+def _add(into: PlayerStats, one: PlayerStats) -> None:
+    """Adds the counts of ``one`` (matches and the chart excepted) to ``into``."""
+    into.variants |= one.variants
+    into.hands += one.hands
+    into.wins += one.wins
+    into.self_drawn += one.self_drawn
+    into.deal_ins += one.deal_ins
+    into.points += one.points
+    for k, count in one.items.items():
+        into.items[k] = into.items.get(k, 0) + count
+    for k, game in one.item_variant.items():
+        into.item_variant.setdefault(k, game)
+    into.decisions += one.decisions
+    into.agreed += one.agreed
+
+
+def merge_stats(name: str, parts: Sequence[PlayerStats]) -> PlayerStats:
+    """One player's statistics from several seats' counts (each one match), in order."""
+    out = PlayerStats(name)
+    for p in parts:
+        _add(out, p)
+        out.matches += p.matches
+        out.match_points.extend(p.match_points)
+    return out
 
 
 def format_stats(stats: Sequence[PlayerStats], lang: str = "zh") -> str:

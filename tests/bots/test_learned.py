@@ -81,3 +81,162 @@ def test_arena_checks_learned_weights_for_its_own_game(
     assert main(["arena", "qinger", "--bots", "learned,greedy,greedy", "--deals", "2"]) == 2
     err = capsys.readouterr().err
     assert "no learned weights for qinger" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taixing", "qinger"])
+def test_a_residual_network_starts_as_greedy(tmp_path: Path, variant: str) -> None:
+    """With ``greedy_input`` the input ends with greedy's action, which ``hint_scale``
+    adds to the logits: a network whose layers say nothing plays greedy exactly."""
+    codec = codec_for(variant)
+    enc = codec.encoder(shanten=True)
+    n_in = enc.n_planes * enc.kinds + enc.n_scalars + codec.n_actions
+    path = tmp_path / f"{variant}.npz"
+    np.savez(
+        path,
+        w0=np.zeros((n_in, 4), np.float32),
+        b0=np.zeros(4, np.float32),
+        w1=np.zeros((4, codec.n_actions), np.float32),
+        b1=np.zeros(codec.n_actions, np.float32),
+        variant=np.array(variant),
+        greedy_input=np.array(True),
+        hint_scale=np.array(4.0, np.float32),
+    )
+    flow = VARIANTS[variant]
+    options = options_from_mapping(flow.options_type, {})
+    bot = LearnedBot(0, variant, path)
+    greedy = make_bot("greedy", 0, variant)
+    hand = flow.new_hand(options, seed=3, dealer=0, carry={})
+    decisions = 0
+    while not hand.is_over:
+        seat = hand.to_act()[0]
+        choice = bot(hand, seat)
+        assert choice == greedy(hand, seat)
+        decisions += len(hand.legal_actions(seat)) > 1
+        hand.apply(choice, seat)
+    assert decisions > 5
+
+
+def test_the_weights_folder_can_be_named_by_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paiju.bots import learned
+
+    path = _weights(tmp_path, "taixing")
+    monkeypatch.setenv(learned.WEIGHTS_ENV, str(tmp_path))
+    assert learned.weights_path("taixing") == path
+    learned._CACHE.clear()
+    assert isinstance(make_bot("learned", 0, "taixing"), LearnedBot)
+    learned._CACHE.clear()
+
+
+def test_a_game_offers_learned_exactly_where_weights_ship() -> None:
+    """Weights ship only for a game where the learned bot beat greedy (docs/rl.md); that
+    game lists ``learned`` among its levels and at server tables, the others do not."""
+    from paiju.bots.learned import WEIGHTS_DIR
+
+    for name, flow in VARIANTS.items():
+        shipped = (WEIGHTS_DIR / f"{name}.npz").is_file()
+        assert ("learned" in flow.bot_levels) == shipped, name
+        assert ("learned" in flow.server_bot_levels) == shipped, name
+        if shipped:
+            assert LearnedBot(0, name, WEIGHTS_DIR / f"{name}.npz").policy.greedy_input
+            assert flow.describe()["bots"]["names"]["learned"]["zh"] == "学习型"
+
+
+SHIPPED = [v for v, flow in VARIANTS.items() if "learned" in flow.bot_levels]
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_the_arena_runs_the_shipped_learned_bot(
+    variant: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paiju.bots import learned
+    from paiju.cli import main
+
+    monkeypatch.delenv(learned.WEIGHTS_ENV, raising=False)
+    n = VARIANTS[variant].seats(VARIANTS[variant].default_options())
+    bots = ",".join(["learned"] + ["greedy"] * (n - 1))
+    assert main(["arena", variant, "--bots", bots, "--deals", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "learned - greedy" in out
+
+
+def test_the_candidate_row_holds_the_lookaheads_far_tie_break() -> None:
+    """Far from ready the strong bot's lookahead moves greedy's discard to the one with
+    the most improving tiles, a held pair's counted as pongs too. The candidate row has
+    values exactly where that tie-break decides (every discard two or more from ready,
+    greedy's among the best), only on the best-shanten discards; where the tie-break
+    moves greedy's discard, the discard it takes has the row's highest value, and where
+    it keeps greedy's, none is higher than greedy's."""
+    from paiju.bots.learned import candidate_row
+    from paiju.bots.lookahead import lookahead_evaluation
+    from paiju.bots.simple import reader
+    from paiju.engine.mahjong import ACT
+
+    flow = VARIANTS["taixing"]
+    options = options_from_mapping(flow.options_type, {})
+    greedy = make_bot("greedy", 0, "taixing")
+    moved = kept = near = 0
+    for seed in range(5):
+        hand = flow.new_hand(options, seed=seed, dealer=seed % 4, carry={})
+        while not hand.is_over:
+            seat = hand.to_act()[0]
+            legal = hand.legal_actions(seat)
+            default = greedy(hand, seat)
+            row = candidate_row(hand, seat, 145, default)
+            tiles = [a for a in legal if a < 34]
+            if hand.phase != ACT or len(tiles) < 2:
+                assert not row.any()
+                hand.apply(default, seat)
+                continue
+            counts = bytearray(hand.counts[seat][:34])
+            sh = {}
+            for t in tiles:
+                counts[t] -= 1
+                sh[t] = reader(hand, seat).shanten(bytes(counts), len(hand.melds[seat]))
+                counts[t] += 1
+            best = min(sh.values())
+            far = best >= 2 and sh.get(default) == best
+            assert row.any() == far
+            if not far:
+                near += 1
+            else:
+                assert {a for a in range(145) if row[a]} == {t for t in tiles if sh[t] == best}
+                ev = lookahead_evaluation(hand, seat, legal, default)
+                assert ev.search == "greedy"
+                if ev.choice != default:
+                    moved += 1
+                    assert row[ev.choice] == row.max() > row[default]
+                else:
+                    kept += 1
+                    assert row[default] == row.max()
+            hand.apply(default, seat)
+    assert moved > 0 and kept > 0 and near > 0
+
+
+def test_a_file_with_candidate_rows_needs_the_wider_input(tmp_path: Path) -> None:
+    codec = codec_for("taixing")
+    enc = codec.encoder(shanten=True)
+    n_obs = enc.n_planes * enc.kinds + enc.n_scalars
+    for width, ok in ((n_obs + 2 * codec.n_actions, True), (n_obs + codec.n_actions, False)):
+        path = tmp_path / f"{width}" / "taixing.npz"
+        path.parent.mkdir()
+        np.savez(
+            path,
+            w0=np.zeros((width, 4), np.float32),
+            b0=np.zeros(4, np.float32),
+            w1=np.zeros((4, codec.n_actions), np.float32),
+            b1=np.zeros(codec.n_actions, np.float32),
+            variant=np.array("taixing"),
+            greedy_input=np.array(True),
+            candidate_features=np.array(True),
+            hint_scale=np.array(4.0, np.float32),
+        )
+        if ok:
+            bot = LearnedBot(0, "taixing", path)
+            flow = VARIANTS["taixing"]
+            hand = flow.new_hand(flow.default_options(), seed=1, dealer=0, carry={})
+            assert len(bot.features(hand, hand.to_act()[0])) == width
+        else:
+            with pytest.raises(LearnedBotError, match="does not fit"):
+                LearnedBot(1, "taixing", path)

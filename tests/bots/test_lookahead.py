@@ -180,7 +180,18 @@ def test_taixing_greedy_drops_its_shortest_suit() -> None:
     from paiju.components.tiles import Tile
     from paiju.engine.types import Meld, MeldType
 
-    assert isinstance(make_bot("greedy", 0, "taixing"), TaixingGreedyBot)
+    # the greedy level of Taixing plays as Taixing's greedy bot, decision for decision
+    flow = VARIANTS["taixing"]
+    played = flow.new_hand(flow.options_type(), seed=5, dealer=0, carry={})
+    level, twin = make_bot("greedy", 0, "taixing"), TaixingGreedyBot(0)
+    decisions = 0
+    while not played.is_over:
+        seat = played.to_act()[0]
+        code = level(played, seat)
+        assert code == twin(played, seat)
+        played.apply(code, seat)
+        decisions += 1
+    assert decisions > 20
     hand = taixing_hand()
     counts = bytearray(len(hand.counts[0]))
     counts[:34] = key("1234567m23456p1s11z")

@@ -399,3 +399,23 @@ def test_bad_declared_type_is_a_plain_error() -> None:
         MAHJONG.is_complete(key, None)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         MAHJONG.shanten(key, "1")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("size", "max_sets", "copies"), [(9, 4, 4), (9, 7, 4), (6, 4, 3), (10, 5, 4)]
+)
+def test_a_long_group_solved_in_halves_matches_one_pass(
+    size: int, max_sets: int, copies: int
+) -> None:
+    from paiju.components.analysis import _GroupTable, _start
+
+    table = _GroupTable(size, True, max_sets, copies)
+    rng = random.Random(size * 31 + max_sets)
+    for _ in range(400):
+        key = [0] * size
+        for _ in range(rng.randint(0, 3 * max_sets + 2)):
+            k = rng.randrange(size)
+            key[k] = min(copies, key[k] + 1)
+        part = bytes(key)
+        one_pass = table._finish(table._forward(part, 0, _start(max_sets)))
+        assert table.distances(part) == one_pass, part

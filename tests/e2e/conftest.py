@@ -7,9 +7,6 @@ and builds web/dist; without them these tests are skipped with the reason.
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +16,8 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 playwright_sync = pytest.importorskip("playwright.sync_api")
+
+from paiju.server.load import UvicornThread  # noqa: E402  (after the server extra is known)
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = Path(os.environ.get("PAIJU_STATIC_DIR") or ROOT / "web" / "dist")
@@ -42,39 +41,20 @@ if not (DIST / "index.html").exists():
     pytest.skip(f"no built client in {DIST} (run `make web`)", allow_module_level=True)
 
 
-class ServerThread:
-    """uvicorn on a socket bound here, so the port is known before the server starts."""
+class ServerThread(UvicornThread):
+    """uvicorn serving ``app`` from a thread, on a loopback port known before it starts."""
 
     def __init__(self, app: Any) -> None:
         import uvicorn
 
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.port: int = self.sock.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        super().__init__(
+            uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")),
+            start_timeout=20.0,
         )
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> ServerThread:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-        self.sock.close()
 
 
 @pytest.fixture(scope="session")

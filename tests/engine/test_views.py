@@ -12,13 +12,21 @@ from typing import Any
 import pytest
 
 from paiju.bots import RandomBot
+from paiju.engine.types import Phase
 from paiju.variants import VARIANTS
 
-OPTIONS = {"jiaxing": {}, "taixing": {}, "qinger": {}, "qinger4": {"participants": 4}}
+OPTIONS = {
+    "jiaxing": {},
+    "jiaxing_hun": {"hun": True},
+    "taixing": {},
+    "qinger": {},
+    "qinger4": {"participants": 4},
+}
+GAME = {"jiaxing_hun": "jiaxing", "qinger4": "qinger"}
 
 
 def _hands(name: str, seeds: range) -> Any:
-    variant = VARIANTS["qinger" if name == "qinger4" else name]
+    variant = VARIANTS[GAME.get(name, name)]
     options = variant.parse_options(OPTIONS[name])
     for seed in seeds:
         match = variant.new_match(options, seed)
@@ -64,16 +72,16 @@ def test_views_and_events_hide_what_a_seat_may_not_see(name: str) -> None:
         assert seen_events
 
 
-@pytest.mark.parametrize("name", ["jiaxing", "taixing"])
+@pytest.mark.parametrize("name", ["jiaxing", "jiaxing_hun", "taixing"])
 def test_a_wait_is_a_legal_discard_win_exactly_when_the_claim_offers_hu(name: str) -> None:
     from paiju.bots import make_bot
     from paiju.engine import actions as A
 
     checked = 0
     for hand in _hands(name, range(30)):
-        bots = [make_bot("greedy", 100 + s, name) for s in range(4)]
+        bots = [make_bot("greedy", 100 + s, GAME.get(name, name)) for s in range(4)]
         while not hand.is_over:
-            if hand.phase == 1:  # CLAIM: compare each asked seat's wait facts with its options
+            if hand.phase == Phase.CLAIM:  # compare each asked seat's wait facts with its options
                 for seat in hand.to_act():
                     facts = {w["tile"]: w for w in hand.view(seat)["waits"]}
                     tile = hand.view(seat)["claim_tile"]

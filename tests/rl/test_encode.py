@@ -232,3 +232,74 @@ def test_docs_list_every_action_group_and_shape() -> None:
         plain, more = enc(), enc(shanten=True)
         assert f"| {plain.shape[0]} × {plain.kinds} | {more.shape[0]} × {more.kinds} |" in doc
         assert f"| {plain.n_scalars} |" in doc
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("jiaxing", {}), ("jiaxing", {"chi": True}), ("taixing", {})],
+)
+@pytest.mark.parametrize("kw", [{}, {"oracle": True, "shanten": True}])
+def test_incremental_mahjong_encoding_equals_the_reference(
+    variant: str, options: dict[str, object], kw: dict[str, bool]
+) -> None:
+    """The fast encoder keeps public tables between calls; called for random seats at
+    random moments (so several changes pile up between two calls, and one encoder
+    meets several hands), it must give exactly what the plain one computes."""
+    from paiju.engine import actions as A
+
+    table = Table(variant, options)
+    fast, plain = MahjongEncoder(**kw), MahjongEncoder(**kw)
+    rng = random.Random(5)
+    melds = 0
+    for seed in range(12):
+        table.seed(seed)
+        table.new_hand()
+        hand = table.hand
+        while not hand.is_over:
+            for seat in range(4):
+                if rng.random() < 0.3:
+                    a, b = fast.encode(hand, seat), plain.encode_reference(hand, seat)
+                    np.testing.assert_array_equal(a[0], b[0])
+                    np.testing.assert_array_equal(a[1], b[1])
+            seat = hand.to_act()[0]
+            legal = hand.legal_actions(seat)
+            # claims and kongs taken often, so melds of every kind appear
+            claims = [x for x in legal if x != A.PASS and (x >= 104 or 34 <= x < 102)]
+            hand.apply(rng.choice(claims if claims and rng.random() < 0.7 else legal), seat)
+        melds += sum(len(m) for m in hand.melds)
+    assert melds > 20
+
+
+@pytest.mark.parametrize("options", [{}, {"participants": 4}])
+@pytest.mark.parametrize("kw", [{}, {"oracle": True, "shanten": True}])
+def test_incremental_qinger_encoding_equals_the_reference(
+    options: dict[str, object], kw: dict[str, bool]
+) -> None:
+    """As for mahjong: the incremental Qing'er encoder, called for random seats at random
+    moments of hands with melds, takeoffs, flowers and knocks, equals the plain one."""
+    from paiju.rl.encode import QingerEncoder
+    from paiju.variants.qinger import hand as QA
+
+    table = Table("qinger", options)
+    fast, plain = QingerEncoder(**kw), QingerEncoder(**kw)
+    rng = random.Random(7)
+    shown = takeoffs = 0
+    # deals 12 and 18 hold four alike: takeoffs happen (they are rare in random deals);
+    # the shanten planes cost more, so fewer hands with them
+    for seed in (12, 13, 18, 19) if kw else range(10, 22):
+        table.seed(seed)
+        table.new_hand()
+        hand = table.hand
+        while not hand.is_over:
+            for seat in range(table.n_seats):
+                if rng.random() < 0.3:
+                    a, b = fast.encode(hand, seat), plain.encode_reference(hand, seat)
+                    np.testing.assert_array_equal(a[0], b[0])
+                    np.testing.assert_array_equal(a[1], b[1])
+            seat = hand.to_act()[0]
+            legal = hand.legal_actions(seat)
+            claims = [x for x in legal if x != QA.PASS and x >= QA.CONCEALED_KONG]
+            hand.apply(rng.choice(claims if claims and rng.random() < 0.7 else legal), seat)
+        shown += sum(len(m) for m in hand.melds)
+        takeoffs += sum(len(t) for t in hand.takeoffs)
+    assert shown > 20 and takeoffs > 0

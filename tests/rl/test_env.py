@@ -157,3 +157,38 @@ def test_gym_episode_against_greedy() -> None:
         obs, reward, done, _, _info = env.step(action)
         total += reward
     assert total == env.table.hand.net()[2]
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_aec_observations_equal_the_reference_encoding(variant: str) -> None:
+    """What the AEC loop hands out at every decision of random hands (the fast path:
+    tables kept between calls, the mask built once and shared with ``infos``) equals the
+    plain encoding of the same position and a mask of exactly the engine's legal
+    actions; an observation handed out earlier is not changed by later steps."""
+    env = aec_env(variant)
+    plain = type(env.table.encoder)()
+    rng = np.random.default_rng(3)
+    kept: list[tuple[dict[str, np.ndarray], dict[str, np.ndarray]]] = []
+    decisions = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.possible_agents.index(agent)
+            planes, scalars = plain.encode_reference(env.table.hand, seat)
+            np.testing.assert_array_equal(obs["observation"], planes)
+            np.testing.assert_array_equal(obs["scalars"], scalars)
+            legal = env.table.hand.legal_actions(seat)
+            assert obs["action_mask"].nonzero()[0].tolist() == legal
+            np.testing.assert_array_equal(info["action_mask"], obs["action_mask"])
+            if decisions % 17 == 0:
+                kept.append(({k: v.copy() for k, v in obs.items()}, obs))
+            decisions += 1
+            env.step(int(rng.choice(legal)))
+    assert decisions > 100
+    for copy, handed in kept:
+        for k in copy:
+            np.testing.assert_array_equal(copy[k], handed[k])

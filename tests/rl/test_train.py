@@ -3,8 +3,10 @@ numpy bot loads and that reproduce the torch network's choices."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +18,7 @@ import torch
 
 from paiju.bots.learned import LearnedBot
 from paiju.cli import main
-from paiju.rl.train import TrainConfig, _features, train
+from paiju.rl.train import TrainConfig, train
 
 
 def test_train_writes_everything_and_exports_the_same_policy(tmp_path: Path) -> None:
@@ -44,10 +46,12 @@ def test_train_writes_everything_and_exports_the_same_policy(tmp_path: Path) -> 
     table.new_hand()
     hand = table.hand
     seat = hand.to_act()[0]
-    x = _features(bot.encoder, hand, seat)
+    x = bot.features(hand, seat)
+    # greedy's action is the input's last row (greedy_input, the default)
+    assert bot.policy.greedy_input and x[-145:].sum() == 1
     from paiju.rl.train import _net
 
-    net = _net(len(x), cfg.hidden, 145)
+    net = _net(len(x), cfg.hidden, 145, True)
     net.load_state_dict(torch.load(tmp_path / "checkpoint-ppo-2.pt"))
     with torch.no_grad():
         logits, _ = net(torch.from_numpy(x)[None])
@@ -61,3 +65,154 @@ def test_train_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["train", "jiaxing", "--hands", "-1"]) == 2
     assert main(["train", "jiaxing", "--teacher", "nobody"]) == 2
     assert "--teacher" in capsys.readouterr().err
+
+
+def test_imitation_examples_do_not_depend_on_the_worker_count(tmp_path: Path) -> None:
+    from paiju.rl.train import collect_imitation, differs_from_greedy
+
+    cfg = TrainConfig(variant="taixing", out=tmp_path, teacher="strong", hands=2, seed=3)
+    one = collect_imitation(cfg, io.StringIO())
+    cfg.workers = 2
+    two = collect_imitation(cfg, io.StringIO())
+    for a, b in zip(one, two, strict=True):
+        np.testing.assert_array_equal(a, b)
+    # greedy's own hint: a greedy teacher never differs from it (its random tie-breaks
+    # would otherwise be labels no network can predict)
+    cfg = TrainConfig(variant="taixing", out=tmp_path, teacher="greedy", hands=2, seed=3)
+    got = collect_imitation(cfg, io.StringIO())
+    assert len(got.y) > 20 and differs_from_greedy(got.x, got.y, 145) == 0
+    assert (got.margin == 0).all()
+
+
+def test_the_teachers_overrules_carry_their_margin(tmp_path: Path) -> None:
+    """Every example the lookahead decided by its values records how many points its
+    choice is worth over greedy's: positive exactly where it overrules greedy, zero where
+    it keeps greedy's; a far-hand tie-break's overrule has no margin in points."""
+    from paiju.rl.train import SOURCE_FAR, SOURCE_LOOKAHEAD, collect_imitation
+
+    cfg = TrainConfig(variant="taixing", out=tmp_path, teacher="strong", hands=4, seed=5)
+    got = collect_imitation(cfg, io.StringIO())
+    hint = got.x[:, -145:].argmax(axis=1)
+    over = hint != got.y
+    look = got.source == SOURCE_LOOKAHEAD
+    assert (look & over).sum() > 0 and (look & ~over).sum() > 0
+    assert (got.margin[look & over] > 0).all()
+    assert (got.margin[look & ~over] == 0).all()
+    # the gap to the runner-up never exceeds the margin over greedy's action
+    gap = got.gap[look & over]
+    assert (gap[np.isfinite(gap)] <= got.margin[look & over][np.isfinite(gap)] + 1e-6).all()
+    far = got.source == SOURCE_FAR
+    assert over[far].all() and np.isnan(got.margin[far]).all()
+    # greedy decided the rest, so they are never overrules
+    assert not over[~look & ~far].any()
+    assert got.cand.shape == (len(got.y), 145)
+
+
+def _examples(y: list[int], hint: list[int], margin: list[float], source: list[int]) -> Any:
+    from paiju.rl.train import Examples
+
+    n, k = len(y), 4
+    x = np.zeros((n, 3 + k), np.float16)
+    x[np.arange(n), 3 + np.asarray(hint)] = 1
+    return Examples(
+        x,
+        np.ones((n, k), np.bool_),
+        np.asarray(y, np.int64),
+        np.asarray(margin, np.float32),
+        np.full(n, np.nan, np.float32),
+        np.asarray(source, np.int8),
+        np.arange(n * k, dtype=np.float16).reshape(n, k),
+    )
+
+
+def test_margin_weights_count_an_overrule_by_its_points(tmp_path: Path) -> None:
+    from paiju.rl.train import SOURCE_FAR, SOURCE_GREEDY, SOURCE_LOOKAHEAD, example_weights
+
+    L, F, G = SOURCE_LOOKAHEAD, SOURCE_FAR, SOURCE_GREEDY
+    data = _examples(
+        y=[1, 2, 0, 3, 1],
+        hint=[1, 0, 1, 0, 0],
+        margin=[0.0, 0.05, 0.4, float("nan"), float("nan")],
+        source=[L, L, L, F, G],
+    )
+    cfg = TrainConfig(variant="taixing", out=tmp_path)
+    assert example_weights(data, 4, cfg).tolist() == [1, 1, 1, 1, 1]
+    cfg.margin_scale, cfg.far_weight = 0.2, 0.5
+    with pytest.raises(ValueError, match="without a recorded margin"):
+        # the last example overrules greedy with no margin (an earlier version's data)
+        example_weights(data, 4, cfg)
+    data = data._replace(y=np.asarray([1, 2, 0, 3, 0]))
+    np.testing.assert_allclose(example_weights(data, 4, cfg), [1, 0.25, 1, 0.5, 1])
+
+
+def test_the_candidate_row_goes_before_greedys_row(tmp_path: Path) -> None:
+    from paiju.rl.train import network_input
+
+    data = _examples(y=[0, 1], hint=[2, 3], margin=[0, 0], source=[0, 0])
+    cfg = TrainConfig(variant="taixing", out=tmp_path, candidate_features=True)
+    x = network_input(data, 4, cfg)
+    np.testing.assert_array_equal(x[:, :3], data.x[:, :3])
+    np.testing.assert_array_equal(x[:, 3:7], data.cand)
+    np.testing.assert_array_equal(x[:, 7:], data.x[:, 3:])
+    with pytest.raises(ValueError, match="no candidate rows"):
+        network_input(data._replace(cand=np.full((2, 4), np.nan, np.float16)), 4, cfg)
+
+
+def test_examples_of_several_files_are_pooled_and_old_files_still_load(tmp_path: Path) -> None:
+    from paiju.rl.train import load_examples, save_examples
+
+    a = _examples(y=[0, 1], hint=[0, 1], margin=[0, 0], source=[0, 0])
+    b = _examples(y=[2], hint=[3], margin=[0.5], source=[1])
+    save_examples(tmp_path / "a.npz", a)
+    np.savez(tmp_path / "old.npz", x=b.x, mask=b.mask, y=b.y)  # before margins
+    got = load_examples([tmp_path / "a.npz", tmp_path / "old.npz"], 7, 4, "taixing")
+    assert got.y.tolist() == [0, 1, 2]
+    assert got.margin[:2].tolist() == [0, 0] and np.isnan(got.margin[2])
+    assert np.isnan(got.cand[2]).all() and got.source[2] == -1
+    with pytest.raises(ValueError, match="does not hold taixing examples"):
+        load_examples([tmp_path / "a.npz"], 8, 4, "taixing")
+
+
+def test_a_margin_weighted_network_with_candidate_rows_exports_what_it_learned(
+    tmp_path: Path,
+) -> None:
+    cfg = TrainConfig(
+        variant="taixing",
+        out=tmp_path,
+        teacher="strong",
+        hands=2,
+        epochs=1,
+        seed=5,
+        margin_scale=0.5,
+        far_weight=0.1,
+        candidate_features=True,
+    )
+    path = train(cfg)
+    rows = [json.loads(line) for line in (tmp_path / "train.log").read_text().splitlines()]
+    assert "weight_of_overrules" in rows[1] and "val_margin_kept" in rows[2]
+    bot = LearnedBot(0, "taixing", path)
+    assert bot.policy.candidate_features and bot.policy.greedy_input
+    from paiju.rl.env import Table
+
+    table = Table("taixing")
+    table.seed(4)
+    table.new_hand()
+    hand = table.hand
+    seat = hand.to_act()[0]
+    x = bot.features(hand, seat)
+    from paiju.rl.train import _net
+
+    net = _net(len(x), cfg.hidden, 145, True, True)
+    net.load_state_dict(torch.load(tmp_path / "checkpoint-imitation-1.pt"))
+    with torch.no_grad():
+        logits, _ = net(torch.from_numpy(x)[None])
+    np.testing.assert_allclose(bot.policy.logits(x), logits[0].numpy(), rtol=2e-2, atol=2e-2)
+
+
+def test_train_cli_rejects_bad_margin_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "taixing", "--margin-scale", "0"]) == 2
+    assert "--margin-scale" in capsys.readouterr().err
+    assert main(["train", "taixing", "--far-weight", "-1"]) == 2
+    assert "--far-weight" in capsys.readouterr().err
+    assert main(["train", "taixing", "--data", "/nonexistent/a.npz"]) == 2
+    assert "no file" in capsys.readouterr().err

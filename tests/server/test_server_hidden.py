@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import tempfile
 from typing import Any
@@ -13,7 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paiju.engine.events import PRIVATE_TYPES
+from paiju.engine.fairness import FairDeal
 from paiju.engine.session import Session
+from paiju.server import messages as M
 from paiju.server.manager import RoomManager
 from paiju.server.protocol import TimerSettings
 from paiju.server.room import Connection, Room, Seat, ServerConfig
@@ -151,6 +154,8 @@ def test_leak_checker_catches_a_leak() -> None:
 
 CASES = {
     "jiaxing": ("jiaxing", {"hands": 2}),
+    # 混儿: the indicator is public, every seat's 混儿 stays hidden like any tile
+    "jiaxing-hun": ("jiaxing", {"hun": True, "hands": 2}),
     "taixing": ("taixing", {"rounds": 1}),
     "qinger": ("qinger", {"hands": 2}),
     "qinger4": ("qinger", {"hands": 2, "participants": 4}),
@@ -187,13 +192,65 @@ def stream_leaks(msgs: list[dict[str, Any]], me: int | None) -> list[str]:
     return found
 
 
-def _play_room(case: str, seed: int, rng: random.Random) -> tuple[list[Connection], Connection]:
+SNAPSHOT_FIELDS = {"type", "room", "seat", "turn", "hand", "state", "legal", "to_act"}
+SNAPSHOT_FIELDS |= {"timers", "match"}
+
+
+def snapshot_shape_leaks(msgs: list[dict[str, Any]]) -> list[str]:
+    """Snapshots of a game in progress that differ in shape from the rest: every one has
+    every game field, and its state the recent events whenever a hand is on (a snapshot
+    without them would tell that a window this view may not know of is open)."""
+    found = []
+    for msg in msgs:
+        if msg["type"] != "snapshot" or msg["room"]["status"] == "waiting":
+            continue
+        if set(msg) != SNAPSHOT_FIELDS:
+            found.append(f"snapshot at turn {msg.get('turn')} has fields {sorted(msg)}")
+        elif msg["hand"] is not None and not isinstance(msg["state"].get("events"), list):
+            found.append(f"snapshot at turn {msg['turn']} has no recent events")
+    return found
+
+
+def test_snapshot_shape_checker_catches_a_bare_snapshot() -> None:
+    room = {"status": "playing"}
+    full = dict.fromkeys(SNAPSHOT_FIELDS) | {"type": "snapshot", "room": room}
+    assert snapshot_shape_leaks([full]) == []
+    assert snapshot_shape_leaks([{"type": "snapshot", "room": room, "seat": 1}])
+    assert snapshot_shape_leaks([{**full, "hand": 1, "state": {"phase": "wait"}}])
+
+
+def seed_leaks(messages: list[dict[str, Any]], secret: str) -> list[str]:
+    """Messages before ``match_end`` that carry the fair deal's server seed (whoever knows
+    it before the end knows every wall to come)."""
+    found = []
+    for index, msg in enumerate(messages):
+        if msg["type"] == "match_end":
+            if msg["fair"]["server_seed"] != secret:
+                found.append("match_end does not reveal the server seed")
+            break
+        if secret in repr(msg):
+            found.append(f"message {index} ({msg['type']}) carries the server seed")
+    return found
+
+
+def test_seed_checker_catches_an_early_reveal() -> None:
+    secret = "ab" * 32
+    early = {"type": "room", "room": {"fair": {"server_seed": secret}}}
+    end = {"type": "match_end", "fair": {"server_seed": secret}}
+    assert seed_leaks([early, end], secret)
+    assert seed_leaks([{"type": "update"}, end], secret) == []
+    assert seed_leaks([{"type": "match_end", "fair": {"server_seed": "00" * 32}}], secret)
+
+
+def _play_room(
+    case: str, seed: int, rng: random.Random
+) -> tuple[list[Connection], Connection, str]:
     """A room of people (plain connections, no sockets) playing random legal moves, some
     let run out of time; returns the seats' connections and a spectator's, each holding
     every message it was sent."""
     variant, overrides = CASES[case]
 
-    async def body() -> tuple[list[Connection], Connection]:
+    async def body() -> tuple[list[Connection], Connection, str]:
         flow = VARIANTS[variant]
         options = options_from_mapping(flow.options_type, overrides)
         config = ServerConfig(bot_delay=0.0, next_hand_delay=0.0)
@@ -212,7 +269,8 @@ def _play_room(case: str, seed: int, rng: random.Random) -> tuple[list[Connectio
             watcher = Connection()
             room.spectators[watcher.id] = watcher
             watcher.room = room
-            room.session = Session(flow, options, seed, [f"p{i}" for i in range(n)])
+            fair = FairDeal.create(room.server_seed, room.code, [f"s{i}" for i in range(n)])
+            room.session = Session(flow, options, seed, [f"p{i}" for i in range(n)], fair=fair)
             room.game_id, room.status = "g", "playing"
             await storage.create_game("g", room.code, room.session.lines[0], room._setup())
             room.stored = 1
@@ -231,6 +289,12 @@ def _play_room(case: str, seed: int, rng: random.Random) -> tuple[list[Connectio
                 if rng.random() < 0.03:
                     clock.advance(10_000.0)  # every running clock runs out
                     continue
+                if rng.random() < 0.05:
+                    # a seat or the spectator reconnects: its snapshot, window or not
+                    key = rng.choice([*range(n), None])
+                    conn = watcher if key is None else conns[key]
+                    room._deliver(None, [(conn, room.snapshot(key))])
+                    continue
                 waiting = session.to_act()
                 if not waiting:
                     continue
@@ -241,7 +305,7 @@ def _play_room(case: str, seed: int, rng: random.Random) -> tuple[list[Connectio
             assert room.status == "finished"
             await manager.close()
             await storage.close()
-        return conns, watcher
+        return conns, watcher, room.server_seed.hex()
 
     return asyncio.run(body())
 
@@ -250,16 +314,34 @@ def _play_room(case: str, seed: int, rng: random.Random) -> tuple[list[Connectio
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**40), choices=st.integers(0, 2**32))
 def test_no_message_of_random_games_leaks(case: str, seed: int, choices: int) -> None:
-    conns, watcher = _play_room(case, seed, random.Random(choices))
+    conns, watcher, secret = _play_room(case, seed, random.Random(choices))
     assert any(m["type"] == "update" for m in watcher.sent)
+    assert seed_leaks(watcher.sent, secret) == []
     for msg in watcher.sent:
         assert leaks(msg, None) == [], msg
     assert stream_leaks(watcher.sent, None) == []
+    assert snapshot_shape_leaks(watcher.sent) == []
+    if case == "jiaxing-hun":
+        # the turned-up indicator reaches everyone, the watcher included
+        for got in (watcher.sent, *(c.sent for c in conns)):
+            shown = [
+                e
+                for m in got
+                if m["type"] == "update"
+                for e in m.get("events", ())
+                if e["type"] == "indicator"
+            ]
+            assert shown and all("tile" in e for e in shown)
     for seat, conn in enumerate(conns):
         assert any(m["type"] == "update" for m in conn.sent)
         for msg in conn.sent:
             assert leaks(msg, seat) == [], msg
+            # the room builds updates without pydantic: they must be what the model dumps
+            wire = json.loads(json.dumps(msg, ensure_ascii=False))
+            assert M.validate(wire).json_dict() == wire
         assert stream_leaks(conn.sent, seat) == []
+        assert snapshot_shape_leaks(conn.sent) == []
+        assert seed_leaks(conn.sent, secret) == []
 
 
 def test_stream_checker_catches_a_window_shown_to_the_unasked() -> None:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from paiju.cli import build_parser
-from paiju.server.load import LoadPlan, LoadResult, run_load
+from paiju.server.load import (
+    PROBE_FIGURES,
+    SERVER_FIGURES,
+    LoadPlan,
+    LoadResult,
+    report_line,
+    run_load,
+)
 
 
 def test_load_run_plays_every_table_over_real_websockets() -> None:
@@ -25,6 +32,7 @@ def test_load_run_plays_every_table_over_real_websockets() -> None:
         (LoadPlan(seconds=0), "seconds"),
         (LoadPlan(think=-1), "think"),
         (LoadPlan(variant="chess"), "unknown variant"),
+        (LoadPlan(probes=33), "probes"),
     ],
 )
 def test_load_plan_is_checked(plan: LoadPlan, problem: str) -> None:
@@ -47,3 +55,38 @@ def test_serve_defaults_to_loopback_port_8000() -> None:
     assert (args.host, args.port, args.database) == ("127.0.0.1", 8000, None)
     args = build_parser().parse_args(["load", "--tables", "5", "--process"])
     assert args.tables == 5 and args.process is True
+
+
+def test_a_server_process_reports_its_loop_lag_and_cpu() -> None:
+    figures = run_load(LoadPlan(tables=2, hands=1, seconds=60.0, think=0.0, process=True))
+    assert figures["finished_tables"] == 2 and figures["errors"] == 0
+    assert set(SERVER_FIGURES) <= set(figures)
+    assert 0 <= figures["server_lag_p50_ms"] <= figures["server_lag_p99_ms"]
+    assert figures["server_cpu_s"] > 0 and figures["server_cpu_ms_per_action"] > 0
+    line = report_line(figures)
+    assert "ping p50" in line and "decision round trip" in line and "server loop lag" in line
+
+
+def test_the_report_line_says_whether_ping_p99_is_under_50_ms() -> None:
+    figures = {"ping_p50_ms": 3.0, "ping_p99_ms": 12.5, "p50_ms": 4.0, "p99_ms": 80.0}
+    assert "p99 12.5 ms (under 50 ms)" in report_line(figures)
+    assert "(NOT under 50 ms)" in report_line({**figures, "ping_p99_ms": 50.0})
+    assert "decision round trip p50 4.0 ms, p99 80.0 ms" in report_line(figures)
+
+
+def test_a_prober_process_times_pings_apart_from_the_driver() -> None:
+    figures = run_load(LoadPlan(tables=2, hands=1, seconds=60.0, think=0.05, probes=2))
+    assert figures["finished_tables"] == 2 and figures["errors"] == 0
+    assert set(PROBE_FIGURES) <= set(figures)
+    assert figures["probe_pings"] > 0
+    assert 0 < figures["probe_ping_p50_ms"] <= figures["probe_ping_p99_ms"]
+    assert isinstance(figures["probe_nice"], int)
+    assert len(figures["load_average"]) == 3
+    line = report_line(figures)
+    assert line.startswith("prober ping p50 ") and "driver ping p50" in line
+    assert "load average" in line
+
+
+def test_without_a_prober_there_are_no_prober_figures() -> None:
+    figures = {"ping_p50_ms": 3.0, "ping_p99_ms": 12.5, "probe_pings": None}
+    assert "prober" not in report_line(figures)

@@ -43,7 +43,7 @@ def test_reconnect_with_token_gets_the_same_table(client: TestClient, player_fac
         q.recv()
         q.send({"type": "reconnect", "token": token})
         you = q.until("room")
-        assert you["you"] == {"seat": 0, "host": False}
+        assert you["you"] == {"seat": 0, "host": False, "client_seed": None}
         snap = q.until("snapshot")
         assert snap["seat"] == 0
         assert snap["turn"] >= waiting["turn"]

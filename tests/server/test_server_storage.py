@@ -153,3 +153,50 @@ def test_database_url_adds_async_drivers(monkeypatch: Any) -> None:
     assert database_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
     monkeypatch.setenv("PAIJU_DATABASE_URL", "postgres://h/d")
     assert database_url() == "postgresql+asyncpg://h/d"
+
+
+def test_games_are_found_by_seat_token_hash_and_keep_their_review(db_url: str) -> None:
+    """我的对局's two storage calls, on SQLite and PostgreSQL alike."""
+    from paiju.server.room import hash_token
+
+    mine, theirs = hash_token("mine"), hash_token("theirs")
+
+    async def run() -> None:
+        storage = Storage(db_url)
+        await storage.start()
+        try:
+            head = {"variant": "jiaxing", "seed": 1, "seats": ["甲", "乙"], "options": {}}
+            for game_id, hashes in (
+                ("g1", [mine, None]),
+                ("g2", [theirs, mine]),
+                ("g3", [theirs, None]),
+            ):
+                room = {"seats": [{"kind": "person", "token_hash": h} for h in hashes]}
+                await storage.create_game(game_id, "ROOM", head, room)
+            storage.finish("g1", {"totals": [1, -1], "hands": 1})
+            await storage.flush()
+            found = await storage.games_with_tokens([mine], 10)
+            assert sorted(g.id for g in found) == ["g1", "g2"]
+            assert [g.id for g in await storage.games_with_tokens([mine], 1)] == [found[0].id]
+            assert await storage.games_with_tokens([], 10) == []
+            assert await storage.games_with_tokens([hash_token("nobody")], 10) == []
+            await storage.note_review("g1", 0, 12, 0.75)
+            await storage.note_review("g1", 1, 10, 0.5)
+            await storage.note_review("g2", 0, 5, 1.0)  # not finished: nothing is noted
+            await storage.note_review("nope", 0, 5, 1.0)
+            g1 = await storage.get_game("g1")
+            g2 = await storage.get_game("g2")
+            assert g1 is not None and g2 is not None
+            assert g1.result == {
+                "totals": [1, -1],
+                "hands": 1,
+                "reviews": {
+                    "0": {"decisions": 12, "agreement": 0.75},
+                    "1": {"decisions": 10, "agreement": 0.5},
+                },
+            }
+            assert g2.result is None
+        finally:
+            await storage.close()
+
+    asyncio.run(run())

@@ -26,6 +26,8 @@ def test_turn_clock_charges_overtime_to_the_bank() -> None:
 def _wait_for_my_decision(p: Any) -> dict[str, Any]:
     while True:
         msg = p.recv()
+        # a match that ends first would leave the socket silent: fail instead of waiting
+        assert msg["type"] != "match_end", "the match ended before seat 0 was asked again"
         if msg["type"] == "update" and msg["legal"]:
             return msg
 
@@ -37,7 +39,9 @@ def test_timeout_plays_the_default_and_empties_the_bank(make_app: Any, player_fa
     with TestClient(app) as client, client.websocket_connect("/ws") as ws:
         p = player_factory(ws)
         p.recv()
-        p.create("jiaxing", options={"hands": 1}, timers=timers)
+        # two hands: a bot may win the first before seat 0 is asked again (the bank is
+        # the match's, so the second hand's question shows it just the same)
+        p.create("jiaxing", options={"hands": 2}, timers=timers)
         p.take(0)
         msg = _wait_for_my_decision(p)
         mine = [t for t in msg["timers"] if t["seat"] == 0]

@@ -88,3 +88,34 @@ def test_frames_wait_for_the_end_of_the_game(client: TestClient, player_factory:
         games = client.get("/api/games?status=playing").json()
         assert games
         assert client.get(f"/api/games/{games[0]['id']}/frames").status_code == 409
+
+
+def test_a_replay_runs_off_the_event_loop(
+    client: TestClient, player_factory: Any, monkeypatch: Any
+) -> None:
+    # a long record replays for seconds: on the loop it would stop every table that long
+    import threading
+
+    from paiju.server import web_api
+
+    game_id = _finished_game(client, player_factory)
+    threads: list[str] = []
+    real = web_api.replay_frames
+
+    def spy(lines: list[dict[str, Any]]) -> dict[str, Any]:
+        threads.append(threading.current_thread().name)
+        return real(lines)
+
+    monkeypatch.setattr(web_api, "replay_frames", spy)
+    loop_thread: list[str] = []
+
+    @client.app.get("/test-loop-thread")  # type: ignore[attr-defined, untyped-decorator]
+    async def where() -> str:
+        loop_thread.append(threading.current_thread().name)
+        return "ok"
+
+    record = client.get(f"/api/games/{game_id}/record").text
+    assert client.post("/api/replay", content=record).status_code == 200
+    assert client.get(f"/api/games/{game_id}/frames").status_code == 200
+    assert client.get("/test-loop-thread").status_code == 200
+    assert len(threads) == 2 and loop_thread[0] not in threads

@@ -22,7 +22,8 @@ from paiju.components.cards import Card
 from paiju.components.notation import format_cards, format_tile_counts, format_tiles
 from paiju.components.tiles import Tile
 from paiju.engine.mahjong import MahjongHand
-from paiju.engine.match import Match, play_match
+from paiju.engine.match import Match
+from paiju.engine.session import play_match
 from paiju.engine.types import Meld, MeldType, WinType, net
 from paiju.variants.base import options_to_mapping
 from paiju.variants.jiaxing.options import JiaxingOptions

@@ -63,3 +63,15 @@ def test_item_names_and_units() -> None:
     assert find_variant("jiaxing").item_name("made_up") == "made_up"
     assert find_variant("taixing").item_unit("xiao_hu") == "fan"
     assert find_variant("jiaxing").item_unit("qing_yi_se") == "points"
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_max_seats_is_the_most_any_seat_choice_gives(name: str) -> None:
+    variant = VARIANTS[name]
+    option = variant.seats_option()
+    if option is None:
+        seen = {variant.seats(variant.default_options())}
+    else:
+        field = next(f for f in variant.option_fields() if f.name == option)
+        seen = {variant.seats(variant.parse_options({option: c})) for c in field.choices}
+    assert variant.max_seats() == max(seen)

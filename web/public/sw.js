@@ -2,8 +2,8 @@
 // starts and slow networks. The page is fetched fresh when the network answers (it names the
 // current asset hashes); hashed assets never change, so the cached copy is used. The API and
 // the websocket always go to the server.
-const CACHE = "paiju-client-v1";
-const SHELL = ["./", "./manifest.webmanifest", "./icon.svg"];
+const CACHE = "paiju-client-v2";
+const SHELL = ["./", "./manifest.webmanifest", "./icon.svg", "./icon-192.png", "./icon-512.png"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "preact/hooks";
-import { PieceView } from "./faces";
+import { PieceView, Wilds } from "./faces";
 import { OptionsForm } from "./options";
-import { fetchVariants, type VariantInfo } from "./variants";
-import { tr, type Lang } from "./i18n";
-import { itemName, type ItemNames } from "./names";
+import { fetchVariants, type OptionField, type VariantInfo } from "./variants";
+import { failureText, tr, type Lang } from "./i18n";
+import { itemName, withSeatNames, type ItemNames } from "./names";
 import { parsePieces } from "./notation";
 import type { Json } from "./state";
 import { Pieces } from "./pieces";
@@ -11,6 +11,19 @@ import { Formula } from "./settlement";
 
 // Starting points people can edit; each is a valid win under the default options.
 const EXAMPLES: Record<string, Json> = {
+  // docs/spec/score-cli.md: 5s turned up, so 5s and 6s are wild; the 6s pairs the winning 5p (混儿吊)
+  jiaxing_hun: {
+    variant: "jiaxing",
+    options: { hun: true },
+    hun: "5s",
+    dealer: 0,
+    winner: 1,
+    hand: "123m456p789s111z5p6s",
+    melds: [],
+    win_tile: "5p",
+    win_type: "discard",
+    from: 2,
+  },
   jiaxing: {
     variant: "jiaxing",
     options: {},
@@ -61,12 +74,62 @@ const TILE_PICKER = ["123456789m", "123456789p", "123456789s", "1234567z"].flatM
 const FLOWER_PICKER = [..."12345678"].map((d) => `${d}f`);
 const CARD_PICKER = ["s", "h", "c"].flatMap((s) => [..."123456789"].map((r) => r + s)).concat(["Jh", "Jc", "Qh", "Qc", "Kh", "Kc", "BJ", "SJ", "AD"]);
 
+/** The kind after ``p`` in the 混儿 indicator cycle (docs/spec/score-cli.md: 1…9→1 in a
+ * suit, 东→南→西→北→东, 中→发→白→中). */
+function nextKind(p: string): string {
+  const n = Number(p[0]);
+  const suit = p[1];
+  if (suit !== "z") return `${(n % 9) + 1}${suit}`;
+  return n <= 4 ? `${(n % 4) + 1}z` : `${((n - 5 + 1) % 3) + 5}z`;
+}
+
+/**
+ * The tiles a calculator situation makes wild: with Jiaxing's ``hun`` option on, the
+ * indicator in ``hun`` and the ``hun_kinds − 1`` kinds after it (the option's value, else
+ * its default from /api/variants). Empty while the situation names no usable indicator.
+ */
+export function calcWilds(situation: Json | null, fields: OptionField[] | undefined): ReadonlySet<string> {
+  const none = new Set<string>();
+  if (!situation || situation.variant !== "jiaxing" || situation.options?.hun !== true) return none;
+  let tiles: string[];
+  try {
+    tiles = parsePieces("jiaxing", typeof situation.hun === "string" ? situation.hun : "");
+  } catch {
+    return none;
+  }
+  if (tiles.length !== 1 || !/^([1-9][mps]|[1-7]z)$/.test(tiles[0])) return none;
+  const option = situation.options?.hun_kinds ?? fields?.find((f) => f.name === "hun_kinds")?.default ?? 2;
+  const n = typeof option === "number" && option >= 1 ? Math.floor(option) : 2;
+  const out = [tiles[0]];
+  while (out.length < n) out.push(nextKind(out[out.length - 1]));
+  return new Set(out);
+}
+
+/** A calculator answer's "中文 / English" reason in the page's language. */
+export function calcReason(lang: Lang, reason: string): string {
+  const cut = reason.indexOf(" / ");
+  if (cut < 0) return reason;
+  return lang === "en" ? reason.slice(cut + 3) : reason.slice(0, cut);
+}
+
+/** A refused situation ("hand: unexpected 'x' at 1"): the field named in the page's
+ * language, then the server's own words. */
+export function calcErrorText(lang: Lang, error: string): string {
+  const m = /^([A-Za-z_]+)([^:\s]*): ([\s\S]*)$/.exec(error);
+  if (!m) return tr(lang, "calc.error", { r: error });
+  const key = `calc.${m[1]}`;
+  const label = tr(lang, key);
+  if (label === key || lang === "en") return tr(lang, "calc.error", { r: error });
+  return tr(lang, "calc.error.field", { f: label, r: error });
+}
+
 /** Buttons that add a piece to a notation field (as typing it would). */
-function Picker(props: { lang: Lang; variant: string; pieces: string[]; onPick: (p: string) => void; onClear: () => void; testid: string }) {
+function Picker(props: { lang: Lang; variant: string; pieces: string[]; onPick: (p: string) => void; onClear: () => void; testid: string; flowers?: boolean }) {
   const { lang } = props;
+  const label = tr(lang, props.flowers ? "calc.picker.flowers" : "calc.picker");
   return (
-    <div class="picker" data-testid={props.testid} role="group" aria-label={tr(lang, "calc.picker")}>
-      <span class="muted small">{tr(lang, "calc.picker")}</span>
+    <div class="picker" data-testid={props.testid} role="group" aria-label={label}>
+      <span class="muted small">{label}</span>
       <div class="picker-row">
         {props.pieces.map((p) => (
           <button class="pick" data-testid={`pick-${p}`} onClick={() => props.onPick(p)}>
@@ -74,7 +137,7 @@ function Picker(props: { lang: Lang; variant: string; pieces: string[]; onPick: 
           </button>
         ))}
         <button class="secondary" data-testid={`${props.testid}-clear`} onClick={props.onClear}>
-          {tr(lang, "calc.clear")}
+          {tr(lang, props.flowers ? "calc.clear.flowers" : "calc.clear")}
         </button>
       </div>
     </div>
@@ -117,6 +180,7 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
         {text("hand")}
         {text("win_tile")}
         {value.variant === "taixing" ? text("flowers") : null}
+        {value.variant === "jiaxing" && value.options?.hun === true ? text("hun") : null}
       </div>
       <Picker
         lang={lang}
@@ -127,7 +191,7 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
         onClear={() => set("hand", "")}
       />
       {value.variant === "taixing" ? (
-        <Picker lang={lang} variant="taixing" pieces={FLOWER_PICKER} testid="flower-picker" onPick={(p) => set("flowers", `${value.flowers ?? ""}${p}`)} onClear={() => set("flowers", "")} />
+        <Picker lang={lang} variant="taixing" pieces={FLOWER_PICKER} testid="flower-picker" flowers onPick={(p) => set("flowers", `${value.flowers ?? ""}${p}`)} onClear={() => set("flowers", "")} />
       ) : null}
       <div>
         {seat("dealer")}
@@ -172,7 +236,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
   const [error, setError] = useState<string | null>(null);
   const [variants, setVariants] = useState<VariantInfo[]>([]);
   useEffect(() => {
-    fetchVariants().then(setVariants, (e) => setError(tr(lang, "lobby.badvariants", { m: String(e.message ?? e) })));
+    fetchVariants().then(setVariants, (e) => setError(tr(lang, "lobby.badvariants", { m: failureText(lang, e) })));
   }, []);
 
   let variant = "";
@@ -202,6 +266,8 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
   };
 
   const info = variants.find((v) => v.name === variant);
+  // the picker, the hand and the result mark wild tiles as the table does
+  const wilds = calcWilds(preview, info?.options);
   let handPieces: string[] = [];
   try {
     if (preview && variant !== "qinger") handPieces = parsePieces(variant, preview.hand);
@@ -209,6 +275,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
     handPieces = [];
   }
 
+  const calcSeat = (s: number) => tr(lang, "calc.seat", { n: s + 1 });
   const seats = (arr: number[]) => (
     <table class="net">
       <tbody>
@@ -219,6 +286,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
   );
 
   return (
+    <Wilds.Provider value={wilds}>
     <div class="calc">
       <section class="card-panel">
         <h2>{tr(lang, "calc.title")}</h2>
@@ -272,7 +340,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
           </details>
         ) : null}
         <textarea data-testid="calc-input" rows={16} spellcheck={false} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
-        {handPieces.length ? <Pieces variant={variant} pieces={handPieces} small /> : null}
+        {handPieces.length ? <Pieces variant={variant} pieces={handPieces} small lang={lang} buttons /> : null}
         <div>
           <button class="primary" data-testid="calc-go" onClick={go}>
             {tr(lang, "calc.go")}
@@ -281,7 +349,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
       </section>
       {error ? (
         <p class="error" data-testid="calc-error">
-          {tr(lang, "calc.error", { r: error })}
+          {calcErrorText(lang, error)}
         </p>
       ) : null}
       {result ? (
@@ -289,7 +357,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
           {result.valid ? (
             <p class="headline">{tr(lang, "calc.valid")}</p>
           ) : (
-            <p class="headline">{tr(lang, "calc.invalid", { r: result.reason ?? "" })}</p>
+            <p class="headline">{tr(lang, "calc.invalid", { r: withSeatNames(lang, calcReason(lang, result.reason ?? ""), calcSeat) })}</p>
           )}
           {result.valid && result.variant !== "qinger" ? (
             <table class="items">
@@ -325,13 +393,13 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
           {Array.isArray(result.explanation?.formula) ? (
             <div data-testid="calc-explanation">
               <h4>{tr(lang, "calc.explanation")}</h4>
-              <Formula lang={lang} steps={result.explanation.formula} />
+              <Formula lang={lang} steps={result.explanation.formula} seat={calcSeat} />
               {Array.isArray(result.explanation.payments) && result.explanation.payments.length ? (
                 <ul class="payments">
                   {result.explanation.payments.map((p: Json) => (
                     <li>
                       {tr(lang, "settle.pays", { a: tr(lang, "calc.seat", { n: p.payer + 1 }), b: tr(lang, "calc.seat", { n: p.payee + 1 }), v: p.amount })}{" "}
-                      <span class="reason">{lang === "en" ? p.en : p.zh}</span>
+                      <span class="reason">{withSeatNames(lang, lang === "en" ? p.en : p.zh, calcSeat)}</span>
                     </li>
                   ))}
                 </ul>
@@ -353,5 +421,6 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
         </section>
       ) : null}
     </div>
+    </Wilds.Provider>
   );
 }

@@ -1,32 +1,32 @@
 // What the table's events mean for the page: the last discard, the dice, callouts on the
 // claiming seat, sounds and one line each for the aria-live region. Pure functions.
 import { anyPieceName } from "./faces";
-import { tr, type Lang } from "./i18n";
+import { joinList, tr, type Lang } from "./i18n";
 import { signed } from "./names";
 import type { Cue } from "./sound";
-import type { Json } from "./state";
+import { EVENT_VERBS } from "./schema/grammar";
+import type { SeatEvent } from "./schema/server-messages";
+import { eventPiece } from "./view";
 
-export function eventPiece(e: Json): string | undefined {
-  return e.tile ?? e.card;
-}
+export { eventPiece };
 
 const TAKES = new Set(["pong", "kong", "chi", "win", "added_kong", "concealed_kong"]);
 
 /** The discard still lying in its river as the latest thing played (null once it was claimed). */
-export function lastDiscard(events: Json[]): { seat: number; piece: string } | null {
+export function lastDiscard(events: SeatEvent[]): { seat: number; piece: string } | null {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
     if (e.type === "discard") {
       const piece = eventPiece(e);
-      return piece && typeof e.seat === "number" ? { seat: e.seat, piece } : null;
+      return piece ? { seat: e.seat, piece } : null;
     }
     if (e.type === "pong" || e.type === "kong" || e.type === "chi" || e.type === "win") return null;
   }
   return null;
 }
 
-export function diceOf(events: Json[]): number[] | null {
-  for (const e of events) if (e.type === "dice" && Array.isArray(e.dice)) return e.dice as number[];
+export function diceOf(events: SeatEvent[]): number[] | null {
+  for (const e of events) if (e.type === "dice") return e.dice;
   return null;
 }
 
@@ -35,16 +35,12 @@ export function isLeopard(dice: number[] | null): boolean {
   return !!dice && dice.length > 1 && dice.every((d) => d === dice[0]);
 }
 
-const CALL_KEYS: Record<string, string> = {
-  pong: "act.pong",
-  kong: "act.kong",
-  added_kong: "act.jia",
-  concealed_kong: "act.an",
-  chi: "act.chi",
-  knock: "act.knock",
-  takeoff: "act.qifei",
-  ready: "act.tingd",
-};
+/** The move events called out on their seat, each by the word of the action that made it
+ * (EVENT_VERBS, generated from the engine's grammar); "ready" by 报听's label. */
+const CALLED = ["pong", "kong", "added_kong", "concealed_kong", "chi", "knock", "takeoff", "ready"];
+const CALL_KEYS: Record<string, string> = Object.fromEntries(
+  CALLED.map((type) => [type, type === "ready" ? "act.tingd" : `act.${EVENT_VERBS[type]}`]),
+);
 
 export interface Callout {
   seat: number;
@@ -53,15 +49,14 @@ export interface Callout {
 }
 
 /** Callouts for new events: 碰 / 杠 / 胡 on the claiming seat, money moving during the hand. */
-export function callouts(lang: Lang, events: Json[], handOver: boolean): Callout[] {
+export function callouts(lang: Lang, events: SeatEvent[], handOver: boolean): Callout[] {
   const out: Callout[] = [];
   for (const e of events) {
-    if (CALL_KEYS[e.type] && typeof e.seat === "number") {
-      if (e.type === "knock" && !(e.knock ?? true)) continue;
+    if (CALL_KEYS[e.type] && "seat" in e) {
+      if (e.type === "knock" && !e.knock) continue;
       out.push({ seat: e.seat, text: tr(lang, CALL_KEYS[e.type]), kind: "claim" });
     } else if (e.type === "win") {
-      const winners: number[] = e.winners ?? (typeof e.seat === "number" ? [e.seat] : []);
-      for (const w of winners) out.push({ seat: w, text: tr(lang, e.how === "self_draw" ? "act.zimo" : "act.hu"), kind: "win" });
+      for (const w of e.winners) out.push({ seat: w, text: tr(lang, e.how === "self_draw" ? "act.zimo" : "act.hu"), kind: "win" });
     } else if (e.type === "payment" && !handOver) {
       out.push({ seat: e.payee, text: signed(e.amount), kind: "pay" });
       out.push({ seat: e.payer, text: signed(-e.amount), kind: "pay" });
@@ -70,7 +65,7 @@ export function callouts(lang: Lang, events: Json[], handOver: boolean): Callout
   return out;
 }
 
-export function cueFor(events: Json[]): Cue | null {
+export function cueFor(events: SeatEvent[]): Cue | null {
   let cue: Cue | null = null;
   for (const e of events) {
     if (e.type === "win") return "win";
@@ -82,10 +77,10 @@ export function cueFor(events: Json[]): Cue | null {
 }
 
 /** One sentence for each event a listener should hear (the aria-live region). */
-export function describeEvent(lang: Lang, variant: string, e: Json, name: (s: number) => string): string | null {
+export function describeEvent(lang: Lang, variant: string, e: SeatEvent, name: (s: number) => string): string | null {
   const piece = eventPiece(e);
   const pn = piece ? anyPieceName(variant, piece, lang) : "";
-  const who = typeof e.seat === "number" ? name(e.seat) : "";
+  const who = "seat" in e ? name(e.seat) : "";
   switch (e.type) {
     case "discard":
       return tr(lang, "say.discard", { who, p: pn });
@@ -99,10 +94,8 @@ export function describeEvent(lang: Lang, variant: string, e: Json, name: (s: nu
       return e.knock === false ? null : tr(lang, "say.knock", { who });
     case "ready":
       return tr(lang, "say.ready", { who });
-    case "win": {
-      const winners: number[] = e.winners ?? [];
-      return tr(lang, "say.win", { who: winners.map(name).join("、"), p: pn });
-    }
+    case "win":
+      return tr(lang, "say.win", { who: joinList(lang, e.winners.map(name)), p: pn });
     case "exhaustive_draw":
     case "exhausted":
       return tr(lang, "settle.exhausted");

@@ -1,7 +1,20 @@
 // Tile and card faces drawn as SVG in code: no third-party artwork, no font-dependent
 // tile glyphs (only plain CJK characters, which fonts-wqy-microhei covers).
-import type { ComponentChildren, JSX } from "preact";
+import { createContext, type ComponentChildren, type JSX } from "preact";
+import { useContext } from "preact/hooks";
 import type { Piece } from "./notation";
+
+/**
+ * The tile kinds that are wild (混儿) in the hand on show: every face of those kinds is
+ * marked, wherever it lies (hand, rivers, melds, waits, the settlement).
+ */
+export const Wilds = createContext<ReadonlySet<string>>(new Set());
+
+/** The wild kinds a view names (Jiaxing with 混儿: ``wild_kinds``). */
+export function wildsOf(view: object | null | undefined): ReadonlySet<string> {
+  const kinds = view && "wild_kinds" in view ? view.wild_kinds : undefined;
+  return new Set(Array.isArray(kinds) ? kinds.map(String) : []);
+}
 
 const CJK = "'WenQuanYi Micro Hei','Noto Sans CJK SC','Microsoft YaHei',sans-serif";
 const NUMERALS = "一二三四五六七八九";
@@ -35,16 +48,24 @@ export function anyPieceName(variant: string | undefined, p: Piece, lang: "zh" |
   return variant === "qinger" ? cardName(p, lang) : pieceName(p, lang);
 }
 
-type Face = { piece: Piece; class?: string; title?: string };
+type Face = { piece: Piece; class?: string; title?: string; wild?: boolean };
+
+/**
+ * True inside a control that is named itself (a tile button): the face is then hidden from
+ * screen readers so the name is read once, not once for the button and once for the image.
+ */
+export const Decorative = createContext(false);
 
 function Frame(props: { children: ComponentChildren; piece: Piece; kind: string; cls?: string; title?: string; w: number; h: number }) {
+  const decorative = useContext(Decorative);
   return (
     <svg
       class={`piece ${props.kind} ${props.cls ?? ""}`}
       viewBox={`0 0 ${props.w} ${props.h}`}
       data-piece={props.piece}
-      role="img"
+      role={decorative ? undefined : "img"}
       aria-label={props.title ?? props.piece}
+      aria-hidden={decorative ? "true" : undefined}
     >
       {props.children}
     </svg>
@@ -249,6 +270,14 @@ export function Tile(props: Face) {
       <rect x={0.5} y={0.5} width={47} height={63} rx={5} fill="#d9cfae" />
       <rect x={1} y={0.5} width={46} height={61} rx={5} fill="#fdfbf3" stroke="#b8ad8a" stroke-width={0.8} />
       {inner ?? <g />}
+      {props.wild ? (
+        <g class="wild-mark">
+          <path d="M28 1 H42 A5 5 0 0 1 47 6 V20 Z" fill="#f5c542" stroke="#b8860b" stroke-width={0.6} />
+          <text x={41.5} y={11} font-family={CJK} font-size={9} text-anchor="middle" fill="#7a1f12" font-weight="bold">
+            混
+          </text>
+        </g>
+      ) : null}
     </Frame>
   );
 }
@@ -388,11 +417,18 @@ export function CardBack(props: { class?: string }) {
 }
 
 export function PieceView(props: { variant: string | undefined; piece: Piece; class?: string; lang?: "zh" | "en" }) {
-  const title = anyPieceName(props.variant, props.piece, props.lang ?? "zh");
-  return props.variant === "qinger" ? (
-    <Card piece={props.piece} class={props.class} title={title} />
-  ) : (
-    <Tile piece={props.piece} class={props.class} title={title} />
+  const wilds = useContext(Wilds);
+  const lang = props.lang ?? "zh";
+  const title = anyPieceName(props.variant, props.piece, lang);
+  if (props.variant === "qinger") return <Card piece={props.piece} class={props.class} title={title} />;
+  const wild = wilds.has(props.piece);
+  return (
+    <Tile
+      piece={props.piece}
+      class={wild ? `${props.class ?? ""} wild`.trim() : props.class}
+      title={wild ? `${title}${lang === "en" ? " (wild)" : "（混儿）"}` : title}
+      wild={wild}
+    />
   );
 }
 

@@ -1,12 +1,14 @@
 // The player's own hand: sorted per game, the drawn piece apart, rearranged by dragging;
 // a discard is chosen first and then confirmed (tap again, swipe up, the button or Enter).
-import { useEffect, useRef, useState } from "preact/hooks";
-import { anyPieceName, PieceView } from "./faces";
-import { tr, type Lang } from "./i18n";
+import type { ComponentChildren } from "preact";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useContext } from "preact/hooks";
+import { anyPieceName, PieceView, Wilds } from "./faces";
+import { joinList, tr, type Lang } from "./i18n";
 import { actionPiece, actionVerb, isCardVariant, keepArrangement, movePiece, pieceKey, withoutOne, type Piece } from "./notation";
-import type { Json } from "./state";
+import type { ClientMessage } from "./schema/client-messages";
 
-type Send = (msg: Json) => void;
+type Send = (msg: ClientMessage) => void;
 
 export function actionLabel(lang: Lang, action: string): string {
   return tr(lang, `act.${actionVerb(action)}`);
@@ -37,10 +39,13 @@ export function MyHand(props: {
   aside: string | null;
   /** From the view: each discard that leaves the hand ready, with what it would wait on. */
   readyDiscards: Record<string, string[]>;
+  /** Qing'er: the running score against the gate (``RunningScore``), shown with the actions. */
+  running?: ComponentChildren;
   onHighlight: (p: Piece | null) => void;
   countdown: any;
 }) {
   const { lang, variant, legal, send } = props;
+  const wilds = useContext(Wilds);
   const [tingMode, setTingMode] = useState(false);
   const [selected, setSelected] = useState<number | null>(null);
   const arrangement = useRef<Piece[] | null>(null);
@@ -50,6 +55,12 @@ export function MyHand(props: {
   const swallow = useRef(false);
   const legalSet = new Set(legal);
   const key = (p: Piece) => pieceKey(variant, p) + (props.aside && p[1] === props.aside && !isCardVariant(variant) ? 1000 : 0);
+  // a new suit to drop re-sorts the hand (the old one's tiles were set aside by the sort)
+  const asideWas = useRef(props.aside);
+  if (asideWas.current !== props.aside) {
+    asideWas.current = props.aside;
+    arrangement.current = null;
+  }
   let rest = props.hand.slice();
   if (props.drawn) rest = withoutOne(rest, props.drawn);
   rest.sort((a, b) => key(a) - key(b));
@@ -66,7 +77,12 @@ export function MyHand(props: {
   useEffect(() => {
     setSelected((s) => (s !== null && s < pieces.length ? s : null));
   }, [props.turn]);
-  useEffect(() => props.onHighlight(selected !== null ? pieces[selected] ?? null : null), [selected, pieces.join()]);
+  // the chosen piece marks its copies before the paint, so that a tap on a table tile right
+  // after a choice marks that tile and is not overwritten by the choice's late effect
+  useLayoutEffect(
+    () => props.onHighlight(selected !== null ? pieces[selected] ?? null : null),
+    [selected, pieces.join()],
+  );
 
   const act = (action: string) => {
     setTingMode(false);
@@ -86,8 +102,9 @@ export function MyHand(props: {
     return v !== "d" && v !== "tingd";
   });
 
-  // keys: ←/→ choose, Enter discard, P 碰 K 杠 H 胡 G/Esc 过, Alt+←/→ move the chosen piece
-  useEffect(() => {
+  // keys: ←/→ choose, Enter discard, P 碰 K 杠 H 胡 G/Esc 过, Alt+←/→ move the chosen piece;
+  // bound before each paint, so a key acts on the hand and the actions the player sees
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
@@ -106,6 +123,9 @@ export function MyHand(props: {
         e.preventDefault();
         return;
       }
+      // Enter on a tile lying on the table presses that tile (it marks its copies): it must
+      // not also discard the chosen hand piece
+      if (k === "enter" && t?.closest?.("button.pc")) return;
       if (k === "enter" && selected !== null && playable(selected)) {
         discard(selected);
         e.preventDefault();
@@ -138,7 +158,7 @@ export function MyHand(props: {
             ok && props.readyDiscards[p] ? "readies" : "",
           ].join(" ");
           const readies = ok ? props.readyDiscards[p] : undefined;
-          const readyText = readies ? tr(lang, "help.readies", { w: readies.map((w) => anyPieceName(variant, w, lang)).join("、") }) : "";
+          const readyText = readies ? tr(lang, "help.readies", { w: joinList(lang, readies.map((w) => anyPieceName(variant, w, lang))) }) : "";
           return (
             <span role="listitem" class={isDrawn ? "drawn-slot" : undefined}>
               <button
@@ -146,7 +166,13 @@ export function MyHand(props: {
                 data-testid="hand-tile"
                 data-piece={p}
                 data-action={ok ? actionOf(i) : undefined}
-                aria-label={anyPieceName(variant, p, lang) + (isDrawn ? ` (${tr(lang, "table.drawn")})` : "") + (readyText ? ` · ${readyText}` : "")}
+                aria-label={
+                  anyPieceName(variant, p, lang) +
+                  (isDrawn ? ` (${tr(lang, "table.drawn")})` : "") +
+                  (wilds.has(p) ? ` · ${tr(lang, "table.wild")}` : "") +
+                  (props.aside && p[1] === props.aside && !isCardVariant(variant) ? ` · ${tr(lang, "help.dropping", { s: tr(lang, `suit.${props.aside}`) })}` : "") +
+                  (readyText ? ` · ${readyText}` : "")
+                }
                 title={readyText || undefined}
                 aria-pressed={i === selected}
                 aria-disabled={!ok}
@@ -203,6 +229,12 @@ export function MyHand(props: {
       </div>
       <div class="actions" data-testid="actions">
         {props.countdown}
+        {props.running}
+        {props.aside && !isCardVariant(variant) ? (
+          <span class="tag dropping" data-testid="dropping" data-suit={props.aside} title={tr(lang, "help.dropping.title")}>
+            {tr(lang, pieces.some((p) => p[1] === props.aside) ? "help.dropping" : "help.dropped", { s: tr(lang, `suit.${props.aside}`) })}
+          </span>
+        ) : null}
         {canDiscard && !chosen ? (
           <span class="hint">{tr(lang, tingMode ? "act.tingmode" : isCardVariant(variant) ? "act.discard.cards" : "act.discard")}</span>
         ) : null}

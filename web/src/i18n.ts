@@ -12,6 +12,7 @@ const TEXT: Record<string, [string, string]> = {
   "variant.jiaxing": ["嘉兴麻将", "Jiaxing mahjong"],
   "variant.taixing": ["泰兴麻将", "Taixing mahjong"],
   "variant.qinger": ["青儿", "Qing'er"],
+  "variant.jiaxing_hun": ["嘉兴麻将·混儿", "Jiaxing with 混儿"],
   "lobby.create": ["创建房间", "Create a room"],
   "lobby.join": ["按房间号加入", "Join by code"],
   "lobby.code": ["房间号", "Room code"],
@@ -37,7 +38,7 @@ const TEXT: Record<string, [string, string]> = {
   "room.you": ["你", "you"],
   "room.left": ["你已离开，机器人正在代打。", "You left; a bot is playing your seat."],
   "room.rejoin": ["回到座位", "Take my seat back"],
-  "room.bot": ["机器人", "bot"],
+  "room.bot": ["机器人", "Bot"],
   "room.away": ["离线", "away"],
   "room.botplaying": ["机器人代打", "bot playing"],
   "room.empty": ["空位", "empty"],
@@ -58,6 +59,10 @@ const TEXT: Record<string, [string, string]> = {
   "table.jokers": ["鬼牌/广告", "Jokers / advert"],
   "table.takeoffs": ["起飞", "Take-offs"],
   "table.indicator": ["见张", "Indicator"],
+  "table.wild": ["混儿", "wild"],
+  "table.hunindicator": ["翻牌", "Indicator"],
+  "table.wilds": ["混儿", "Wild tiles"],
+  "table.wilds.title": ["混儿可以当任何一张牌用", "A wild tile stands for any tile"],
   "table.jianpai": ["见张牌：{r}", "Indicator ranks: {r}"],
   "table.ready": ["听牌", "ready"],
   "table.knocked": ["敲", "knocked"],
@@ -100,6 +105,7 @@ const TEXT: Record<string, [string, string]> = {
   "settle.exhausted": ["荒庄（流局）", "Exhausted wall (draw)"],
   "settle.items": ["计分项", "Scoring items"],
   "settle.perpayer": ["每家付 {v}", "{v} from each payer"],
+  "settle.perpayer.one": ["点炮者付 {v}", "{v} from the discarder"],
   "settle.value": ["合计 {v}", "Total {v}"],
   "settle.score": ["得分 {v}", "Score {v}"],
   "settle.payments": ["付款", "Payments"],
@@ -126,6 +132,7 @@ const TEXT: Record<string, [string, string]> = {
   "calc.valid": ["成立", "Valid win"],
   "calc.invalid": ["不成立：{r}", "Not a win: {r}"],
   "calc.error": ["输入有误：{r}", "Bad input: {r}"],
+  "calc.error.field": ["输入有误：{f}不对（{r}）", "Bad input: {r}"],
   "calc.payments": ["结算（每个座位）", "Settlement per seat"],
   "calc.kong": ["杠钱", "Kong money"],
   "calc.scores": ["得分", "Scores"],
@@ -140,6 +147,13 @@ const TEXT: Record<string, [string, string]> = {
   "flag.multiple_winners": ["一炮多响", "several winners"],
   "calc.hand": ["手牌（含胡的那张）", "Hand (with the winning tile)"],
   "calc.win_tile": ["胡的牌", "Winning tile"],
+  "calc.hun": ["翻出的混儿牌", "Turned-up 混儿 indicator"],
+  "calc.players": ["各家的牌", "Players"],
+  "calc.melds": ["副露", "Melds"],
+  "calc.indicator": ["见张", "Indicator"],
+  "calc.stakes": ["注", "Stakes"],
+  "calc.variant": ["游戏", "Game"],
+  "calc.flags": ["特殊情形", "Flags"],
   "calc.flowers": ["花", "Flowers"],
   "calc.dealer": ["庄家", "Dealer"],
   "calc.winner": ["胡家", "Winner"],
@@ -187,8 +201,15 @@ const TEXT: Record<string, [string, string]> = {
   "table.leopard": ["豹子", "leopard"],
   "table.knockedby": ["已敲：{who}", "Knocked: {who}"],
   "table.stakes": ["注 {s}（不敲 / 一家敲 / 两家都敲）", "stakes {s} (neither / one / both knocked)"],
+  "table.pairstake": ["{a} 与 {b}：注 {n}", "{a} and {b}: stake {n}"],
   "table.again": ["再来一场", "Play again"],
   "auto.title": ["自动与按键", "Auto play and keys"],
+  "pace.label": ["机器人出牌速度", "Bot pace"],
+  "pace.default": ["默认", "Default"],
+  "pace.fast": ["快", "Fast"],
+  "pace.normal": ["中", "Medium"],
+  "pace.slow": ["慢", "Slow"],
+  "pace.note": ["本机的设置；同桌几个人设置不同时，按最慢的来", "This device's setting; a table with several people plays at the slowest"],
   "auto.win": ["自动胡", "Win automatically"],
   "auto.noclaims": ["不碰不杠", "Never pong or kong"],
   "auto.noclaims.cards": ["不碰不杠（除胡）", "Never claim (except wins)"],
@@ -199,10 +220,21 @@ const TEXT: Record<string, [string, string]> = {
   "help.left": ["剩 {n} 张", "{n} left"],
   "help.gate": ["过 {g} 分才能胡", "over {g} points to win"],
   "help.value": ["{v} 分", "{v} pts"],
+  "help.running": ["分数 {v} / {g}", "Score {v} / {g}"],
+  "help.running.title": [
+    "手里已有的分（牌型分进整、鬼、广告、梅花），胡牌时再加胡牌分；要过 {g} 分才能胡",
+    "What your cards count now (set points rounded up, jokers, advert, club faces); a win adds its own points, and must make more than {g}",
+  ],
   "help.selfdraw": ["自摸", "self-drawn"],
   "help.ondiscard": ["点炮", "on a discard"],
   "help.notwin": ["不能胡", "not a win"],
   "help.readies": ["打出后听：{w}", "discard to wait on: {w}"],
+  "help.dropping": ["缺门：打{s}", "Dropping {s}"],
+  "help.dropped": ["已缺{s}", "No {s} left"],
+  "help.dropping.title": ["胡牌要缺一门：这一门的牌调暗、放在最后", "A win must lack a suit: this suit is dimmed and sorted last"],
+  "suit.m": ["万", "characters"],
+  "suit.p": ["筒", "dots"],
+  "suit.s": ["索", "bamboo"],
   "settle.during": ["局中付款（杠钱等）", "Paid during the hand (kong money)"],
   "settle.fish": ["{who} 钓鱼", "{who} goes fishing"],
   "settle.knocked": ["敲了：{who}", "Knocked: {who}"],
@@ -217,6 +249,8 @@ const TEXT: Record<string, [string, string]> = {
   "lobby.claim_seconds": ["吃碰秒数", "Seconds per claim"],
   "lobby.bank_seconds": ["备用时间（秒）", "Time bank (s)"],
   "lobby.rulebook": ["规则书", "rule book"],
+  "lobby.profile": ["规则方案", "Rule profile"],
+  "lobby.hunset": ["混儿（百搭）规则", "混儿 (wild tile) rules"],
   "lobby.open": ["等人的房间", "Open rooms"],
   "lobby.noopen": ["现在没有等人的房间", "No open rooms right now"],
   "lobby.free": ["{n} 个空位", "{n} free"],
@@ -233,11 +267,17 @@ const TEXT: Record<string, [string, string]> = {
   "pref.sound": ["声音：开", "Sound: on"],
   "pref.large": ["大字", "Large print"],
   "replay.error": ["无法回放：{m}", "Cannot replay: {m}"],
+  "replay.http.404": ["没有这局对局", "No such game"],
+  "replay.http.409": ["这局还没打完，打完才能回放", "The game has not finished yet"],
+  "replay.http.413": ["记录文件太大", "The record is too large"],
+  "replay.http.422": ["记录读不出来", "The record cannot be read"],
   "replay.players": ["玩家", "Players"],
   "replay.date": ["日期", "Date"],
   "calc.explanation": ["怎么算的", "How it is worked out"],
   "calc.picker": ["点牌加入手牌", "Tap a tile to add it to the hand"],
   "calc.clear": ["清空手牌", "Clear the hand"],
+  "calc.picker.flowers": ["点花加入花牌", "Tap a flower to add it to the flowers"],
+  "calc.clear.flowers": ["清空花牌", "Clear the flowers"],
   "calc.options": ["规则选项", "House rules"],
   "err.already_seated": ["你已经有座位了", "You already have a seat"],
   "err.bad_action": ["这一步现在不能走", "That move is not allowed now"],
@@ -266,6 +306,28 @@ const TEXT: Record<string, [string, string]> = {
   "err.storage_error": ["服务器保存出错", "The server could not save"],
   "err.network": ["连不上服务器", "Could not reach the server"],
   "error": ["出错：{m}", "Error: {m}"],
+  "fair.title": ["验证", "Verify"],
+  "fair.passed": ["通过", "passed"],
+  "fair.failed": ["未通过", "failed"],
+  "fair.commitment": ["服务器承诺（发牌前公布的 SHA-256）", "Server commitment (SHA-256 shown before the deal)"],
+  "fair.myseed": ["我的种子", "My seed"],
+  "fair.reveal": ["服务器种子（终局公开）", "Server seed (revealed at the end)"],
+  "fair.atend": ["终局后公开", "revealed when the match ends"],
+  "fair.checking": ["正在浏览器里验证…", "Checking in the browser…"],
+  "fair.ok": ["验证通过：种子与承诺相符，{n} 副牌墙均由种子生成", "Verified: the seed matches the commitment and all {n} walls come from the seeds"],
+  "fair.bad": ["验证未通过：{what}", "Verification failed: {what}"],
+  "fair.error": ["无法验证：{m}", "Could not verify: {m}"],
+  "fair.step.scheme": ["不是已知的验证方案", "not a known fair-deal scheme"],
+  "fair.step.commitment": ["终局公开的承诺与发牌前的不同", "the commitment at the end is not the one shown before the deal"],
+  "fair.step.seed": ["服务器种子的 SHA-256 与承诺不符", "the server seed does not hash to the commitment"],
+  "fair.step.my_seed": ["记录里的我的种子不是我发出的", "my seed in the reveal is not the one I sent"],
+  "fair.step.record": ["记录头里的验证信息与房间的不同", "the record's fair-deal header is not the room's"],
+  "fair.step.walls": ["记录里没有牌墙", "the record holds no wall"],
+  "fair.step.wall": ["第 {h} 局的第 {w} 副牌墙不是种子生成的", "wall {w} of hand {h} is not the one the seeds make"],
+  "fair.about": [
+    "牌墙由服务器种子与各家种子经 HMAC-SHA256 生成；完整回放请用 paiju verify 验证下载的牌谱。",
+    "Walls come from the server seed and every seat's seed by HMAC-SHA256; paiju verify checks the downloaded record by replaying it in full.",
+  ],
 };
 
 export function tr(lang: Lang, key: string, values?: Record<string, string | number>): string {
@@ -287,4 +349,22 @@ export function errorText(lang: Lang, code: string | null | undefined, message: 
 
 export function hasText(key: string): boolean {
   return key in TEXT;
+}
+
+/** Why a fetch failed, for the page: a network failure (fetch's TypeError, "Failed to
+ * fetch") in the page's language, any other error in its own words. */
+export function failureText(lang: Lang, e: unknown): string {
+  if (e instanceof TypeError) return tr(lang, "err.network");
+  const m = (e as { message?: unknown } | null)?.message;
+  return String(m ?? e);
+}
+
+/** Items of a list as the page's language writes them: 甲、乙 / A, B. */
+export function joinList(lang: Lang, items: string[]): string {
+  return items.join(lang === "en" ? ", " : "、");
+}
+
+/** An aside in brackets as the page's language writes it: （普通） / " (normal)". */
+export function bracket(lang: Lang, text: string): string {
+  return lang === "en" ? ` (${text})` : `（${text}）`;
 }

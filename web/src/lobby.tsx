@@ -1,9 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import { errorText, tr, type Lang } from "./i18n";
+import { errorText, failureText, tr, type Lang } from "./i18n";
 import { botLevelName } from "./names";
 import { OptionsForm } from "./options";
 import type { Json } from "./state";
-import { changedOptions, fetchVariants, seatCount, variantName, type VariantInfo } from "./variants";
+import type { CreateRoom, SeatChoice } from "./schema/client-messages";
+import { fetchVariants, profileOptions, seatCount, variantName, type VariantInfo } from "./variants";
 
 const TIMER_FIELDS: [string, number, number, number][] = [
   ["turn_seconds", 20, 1, 600],
@@ -21,7 +22,7 @@ function OpenRooms(props: { lang: Lang }) {
       fetch("/api/rooms?status=waiting")
         .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
         .then((list) => live && (setRooms(list), setError(null)))
-        .catch((e) => live && setError(String(e.message ?? e)));
+        .catch((e) => live && setError(failureText(lang, e)));
     void load();
     const id = setInterval(load, 5000);
     return () => {
@@ -51,7 +52,7 @@ function OpenRooms(props: { lang: Lang }) {
   );
 }
 
-export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) => void; error: { code: string | null; message: string | null } | null }) {
+export function Lobby(props: { lang: Lang; onCreate: (msg: CreateRoom, name: string) => void; error: { code: string | null; message: string | null } | null }) {
   const { lang } = props;
   const [variants, setVariants] = useState<VariantInfo[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -61,6 +62,8 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
   const [code, setCode] = useState("");
   const [seats, setSeats] = useState<string[]>([]);
   const [options, setOptions] = useState<Record<string, Record<string, unknown>>>({});
+  /** Per game: the rule profile chosen (the first, the seed's defaults, when none). */
+  const [profiles, setProfiles] = useState<Record<string, string>>({});
   const [timers, setTimers] = useState<Record<string, number>>({});
   const [formError, setFormError] = useState<string | null>(null);
 
@@ -70,11 +73,16 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
         setVariants(vs);
         if (!vs.some((v) => v.name === variant) && vs.length) setVariant(vs[0].name);
       })
-      .catch((e) => setLoadError(String(e.message ?? e)));
+      .catch((e) => setLoadError(failureText(lang, e)));
   }, []);
 
   const info = variants?.find((v) => v.name === variant) ?? null;
-  const n = info ? seatCount(info, options[variant] ?? {}) : 0;
+  const chosen = info?.profiles.find((p) => p.name === profiles[variant]) ?? null;
+  // the first profile is the seed's defaults: a table of it needs no profile named
+  const profile = chosen && info && chosen !== info.profiles[0] ? chosen : null;
+  // what the form shows: the profile's values, the player's own over them
+  const values: Record<string, unknown> = { ...(profile?.options ?? {}), ...(options[variant] ?? {}) };
+  const n = info ? seatCount(info, values) : 0;
   const bots = info?.bots ?? [];
   const fallbackBot = info?.defaultBot ?? bots[0] ?? "person";
   const shown = Array.from({ length: n }, (_, i) => {
@@ -86,10 +94,10 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
   const create = () => {
     if (!info) return;
     setFormError(null);
-    const opts = changedOptions(info.options, options[variant] ?? {});
+    const opts = profileOptions(info.options, profile, options[variant] ?? {});
     if (hands !== "full") opts.hands = Number(hands);
-    const seatChoices = shown.map((s) => (s === "person" ? { kind: "person" } : { kind: "bot", level: s }));
-    const msg: Json = { type: "create_room", variant, options: opts, seats: seatChoices };
+    const seatChoices = shown.map((s): SeatChoice => (s === "person" ? { kind: "person" } : { kind: "bot", level: s }));
+    const msg: CreateRoom = { type: "create_room", variant, options: opts, seats: seatChoices };
     if (Object.keys(timers).length) {
       for (const [k, v] of Object.entries(timers)) {
         const spec = TIMER_FIELDS.find((t) => t[0] === k)!;
@@ -161,6 +169,24 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
             </select>
           ))}
         </div>
+        {info && info.profiles.length > 1 ? (
+          <label>
+            {tr(lang, "lobby.profile")}
+            <select
+              data-testid="profile"
+              value={chosen?.name ?? info.profiles[0].name}
+              onChange={(e) => {
+                // a profile sets the form to its values: the player's changes start again
+                setProfiles({ ...profiles, [variant]: (e.target as HTMLSelectElement).value });
+                setOptions({ ...options, [variant]: {} });
+              }}
+            >
+              {info.profiles.map((p) => (
+                <option value={p.name}>{`${lang === "en" ? p.label.en : p.label.zh} (v${p.version})`}</option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         {info ? (
           <details class="house-rules" data-testid="house-rules">
             <summary>{tr(lang, "lobby.rules")}</summary>
@@ -169,7 +195,7 @@ export function Lobby(props: { lang: Lang; onCreate: (msg: Json, name: string) =
               variant={variant}
               ruleBook={info.ruleBook}
               fields={info.options}
-              values={options[variant] ?? {}}
+              values={values}
               skip={["hands"]}
               onChange={(k, v) => setOptions({ ...options, [variant]: { ...(options[variant] ?? {}), [k]: v } })}
             />

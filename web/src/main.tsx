@@ -2,22 +2,40 @@ import { render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { tr, type Lang } from "./i18n";
 import type { ItemNames } from "./names";
-import { loadPrefs, savePrefs, type Prefs } from "./prefs";
+import { loadPrefs, paceMessage, savePrefs, type Prefs } from "./prefs";
 import { Connection, tokenKey } from "./socket";
 import { applyMessage, initialState, type ClientState, type Json, type RoomInfo } from "./state";
+import type { CreateRoom, SeatChoice } from "./schema/client-messages";
+import type { ServerMessage } from "./schema/server-messages";
 import { Lobby } from "./lobby";
+import { changedOptions, variantsOnce } from "./variants";
 import { Table } from "./table";
 import { Replay } from "./replay";
 import { Calculator } from "./calc";
 import { Gallery } from "./gallery";
+import { ReviewPage } from "./review/review";
+import { MinePage } from "./review/mine";
+import { rt } from "./review/text";
 import "./style.css";
 
-type Route = { page: "lobby" } | { page: "room"; code: string } | { page: "replay"; id: string | null } | { page: "calc" } | { page: "faces" };
+type Route =
+  | { page: "lobby" }
+  | { page: "room"; code: string }
+  | { page: "replay"; id: string | null }
+  | { page: "review"; id: string | null; seat: number | null }
+  | { page: "mine" }
+  | { page: "calc" }
+  | { page: "faces" };
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "room" && parts[1]) return { page: "room", code: parts[1].toUpperCase() };
   if (parts[0] === "replay") return { page: "replay", id: parts[1] || null };
+  if (parts[0] === "review") {
+    const seat = /^\d{1,2}$/.test(parts[2] ?? "") ? Number(parts[2]) : null;
+    return { page: "review", id: parts[1] ? decodeURIComponent(parts[1]) : null, seat };
+  }
+  if (parts[0] === "mine") return { page: "mine" };
   if (parts[0] === "calc") return { page: "calc" };
   if (parts[0] === "faces") return { page: "faces" };
   return { page: "lobby" };
@@ -42,17 +60,18 @@ function App() {
   // a dead socket is said for a few seconds even when the new one opens at once
   const [deadUntil, setDeadUntil] = useState(0);
   const setPrefs = (p: Prefs) => {
+    if (p.botPace !== prefs.botPace) conn.send(paceMessage(p));
     setPrefsState(p);
     savePrefs(p);
   };
   const stateRef = useRef(state);
   const pendingSeat = useRef<{ name: string } | null>(null);
 
-  const onServer = useRef<(msg: Json) => void>(() => undefined);
+  const onServer = useRef<(msg: ServerMessage) => void>(() => undefined);
   const conn = useMemo(
     () =>
       new Connection(
-        (msg: Json) => onServer.current(msg),
+        (msg: ServerMessage) => onServer.current(msg),
         (open, why) => {
           if (why === "dead") {
             setDeadUntil(performance.now() + 3000);
@@ -65,7 +84,7 @@ function App() {
       ),
     [],
   );
-  onServer.current = (msg: Json) => {
+  onServer.current = (msg: ServerMessage) => {
     if (msg.type === "room_created") {
       location.hash = `#/room/${msg.code}`;
       conn.room = msg.code;
@@ -75,6 +94,9 @@ function App() {
       localStorage.removeItem(tokenKey(conn.room));
       conn.send({ type: "join", code: conn.room });
     }
+    // the bot pace lives with the connection on the server: said again on each new socket
+    // and at each table entered (in a cluster the table's node may be another)
+    if ((msg.type === "welcome" || msg.type === "snapshot") && prefs.botPace !== null) conn.send(paceMessage(prefs));
     const next = applyMessage(stateRef.current, msg, performance.now());
     stateRef.current = next;
     setState(next);
@@ -89,7 +111,7 @@ function App() {
   useEffect(() => {
     conn.open();
     // for the browser tests: the state, the socket, and ``feed`` (a server message, as if it came)
-    (window as any).__paiju = { conn, state: () => stateRef.current, feed: (m: Json) => onServer.current(m) };
+    (window as any).__paiju = { conn, state: () => stateRef.current, feed: (m: ServerMessage) => onServer.current(m) };
     const onHash = () => setRoute(parseRoute(location.hash));
     addEventListener("hashchange", onHash);
     if ("serviceWorker" in navigator && location.protocol !== "file:") {
@@ -126,13 +148,22 @@ function App() {
 
   const again = (room: RoomInfo) => {
     // the same game, house rules, timers and seats (bots of the same levels) in a new room
-    const seats = room.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level ?? "greedy" } : { kind: "person" }));
+    const seats = room.seats.map((s): SeatChoice => (s.kind === "bot" ? { kind: "bot", level: s.level ?? "greedy" } : { kind: "person" }));
     const me = stateRef.current.seat;
     const name = me !== null ? (room.seats[me]?.name ?? "") : "";
-    create({ type: "create_room", variant: room.variant, options: room.options, seats, timers: room.timers }, name);
+    const send = (options: Json) => create({ type: "create_room", variant: room.variant, options, seats, timers: room.timers }, name);
+    // the room lists every option with its value, more than a create_room may carry: the
+    // house rules are sent as the lobby sends them, only those that differ from the defaults
+    variantsOnce().then(
+      (all) => {
+        const info = all.find((v) => v.name === room.variant);
+        send(info ? changedOptions(info.options, room.options) : (room.options as Json));
+      },
+      () => send(room.options),
+    );
   };
 
-  const create = (msg: Json, name: string) => {
+  const create = (msg: CreateRoom, name: string) => {
     pendingSeat.current = { name };
     conn.room = null;
     const fresh = { ...initialState(), connected: stateRef.current.connected };
@@ -148,6 +179,8 @@ function App() {
         <nav>
           <a href="#/" data-testid="nav-lobby">{tr(lang, "nav.lobby")}</a>
           <a href="#/replay" data-testid="nav-replay">{tr(lang, "nav.replay")}</a>
+          <a href="#/review" data-testid="nav-review">{rt(lang, "nav.review")}</a>
+          <a href="#/mine" data-testid="nav-mine">{rt(lang, "nav.mine")}</a>
           <a href="#/calc" data-testid="nav-calc">{tr(lang, "nav.calc")}</a>
           <a href="#/faces" data-testid="nav-faces">{tr(lang, "nav.faces")}</a>
           <button
@@ -166,7 +199,7 @@ function App() {
           </button>
         </nav>
       </header>
-      {(!state.connected || deadUntil > 0) && route.page !== "calc" && route.page !== "replay" && route.page !== "faces" ? (
+      {(!state.connected || deadUntil > 0) && (route.page === "lobby" || route.page === "room") ? (
         <div class="banner" data-testid="conn-banner" role="status">
           {tr(
             lang,
@@ -188,9 +221,12 @@ function App() {
             prefs={prefs}
             setPrefs={setPrefs}
             again={again}
+            setLang={setLang}
           />
         )}
         {route.page === "replay" && <Replay lang={lang} id={route.id} items={items} />}
+        {route.page === "review" && <ReviewPage lang={lang} id={route.id} seat={route.seat} items={items} />}
+        {route.page === "mine" && <MinePage lang={lang} />}
         {route.page === "calc" && <Calculator lang={lang} items={items} />}
         {route.page === "faces" && <Gallery lang={lang} />}
       </main>

@@ -40,3 +40,17 @@ export function bilingual(lang: Lang, v: unknown): string {
   const o = v as Json;
   return String((lang === "en" ? o.en : o.zh) ?? o.zh ?? o.en ?? "");
 }
+
+/**
+ * The engine's explanation texts number seats from 0 ("座位1 和牌", "seat 0 turns…",
+ * "落在座位 1, 1, 2"), as its JSON does; people see seats from 1, so each mention is
+ * rewritten with ``name`` (a seat's name at the table, "座位 2" in the calculator).
+ */
+export function withSeatNames(lang: Lang, text: string, name: (seat: number) => string): string {
+  const names = (list: string) =>
+    list
+      .split(", ")
+      .map((d) => name(Number(d)))
+      .join(lang === "en" ? ", " : "、");
+  return text.replace(/座位 ?(\d+(?:, \d+)*)/g, (_m, list: string) => names(list)).replace(/\bseats? (\d+(?:, \d+)*)/g, (_m, list: string) => names(list));
+}

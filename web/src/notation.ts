@@ -1,5 +1,6 @@
 // Tile and card notation (docs: spec/notation.md): digits or ranks followed by a suit letter,
 // consecutive ones sharing the letter. The server sends views in this notation.
+import { VERBS } from "./schema/grammar";
 
 export type Piece = string; // "5m", "7z", "3f" for tiles; "5s", "Jh", "Qc", "BJ", "SJ", "AD" for cards
 
@@ -144,26 +145,37 @@ export function withoutOne(pieces: Piece[], piece: Piece): Piece[] {
   return pieces.slice(0, i).concat(pieces.slice(i + 1));
 }
 
-/** The piece an action string names: "d5m" → "5m", "an5m" → "5m", "anK" → "Kh", "ting3s" → "3s". */
-export function actionPiece(action: string): Piece | null {
-  for (const prefix of ["qifei", "ting", "jia", "an", "d"]) {
-    if (action.startsWith(prefix) && action.length > prefix.length) {
-      const rest = action.slice(prefix.length);
-      if (rest === "J" || rest === "Q" || rest === "K") return rest + "h";
-      return rest;
+/** An action string read by the engine's grammar (schema/grammar.ts, generated from
+ * paiju.engine.grammar): its word and the piece written after it ("" for a bare word);
+ * null for a string that is no action word. */
+export function parseAction(action: string): { verb: string; piece: string } | null {
+  for (const v of VERBS) {
+    if (action === v.word && v.piece !== "required") return { verb: v.word, piece: "" };
+    if (v.piece !== "none" && action.length > v.word.length && action.startsWith(v.word)) {
+      return { verb: v.word, piece: action.slice(v.word.length) };
     }
   }
   return null;
 }
 
-/** The verb of an action string: "d5m" → "d", "an5m" → "an", "pass" → "pass", "chi1" → "chi1". */
+/** The piece an action string names: "d5m" → "5m", "an5m" → "5m", "anK" → "Kh", "ting3s" → "3s"
+ * (a chow's "chi1" names the discard's place in the run, not a piece: null). */
+export function actionPiece(action: string): Piece | null {
+  const read = parseAction(action);
+  if (!read || !read.piece || read.verb === "chi") return null;
+  // a Qing'er face kind is written by its rank; the face shown is the heart's
+  if (read.piece === "J" || read.piece === "Q" || read.piece === "K") return read.piece + "h";
+  return read.piece;
+}
+
+/** The label key of an action string: its word ("d5m" → "d", "an5m" → "an", "pass"), with
+ * a chow's place ("chi1") and "tingd" for a discard that declares ready ("ting3s"). */
 export function actionVerb(action: string): string {
-  for (const prefix of ["qifei", "jia", "an"]) {
-    if (action.startsWith(prefix) && action.length > prefix.length) return prefix;
-  }
-  if (action.startsWith("ting") && action.length > 4) return "tingd";
-  if (/^d[0-9JQKBSA]/.test(action)) return "d";
-  return action;
+  const read = parseAction(action);
+  if (!read) return action;
+  if (read.verb === "ting" && read.piece) return "tingd";
+  if (read.verb === "chi") return action;
+  return read.verb;
 }
 
 /** The tiles of a mahjong meld from the view's {type, tile}. */

@@ -1,15 +1,38 @@
-import { useEffect, useState } from "preact/hooks";
-import { tr, type Lang } from "./i18n";
+import { useEffect, useLayoutEffect, useState } from "preact/hooks";
+import { bracket, failureText, joinList, tr, type Lang } from "./i18n";
 import { botLevelName, seatName, signed, type ItemNames } from "./names";
 import { initialState, type ClientState, type Json, type RoomInfo } from "./state";
-import { PieceView } from "./faces";
+import type { SeatEvent } from "./schema/server-messages";
+import { eventsOf, type HandView } from "./view";
+import { Wilds, wildsOf } from "./faces";
+import { PcButton } from "./pieces";
 import { actionPiece } from "./notation";
 import { actionLabel } from "./hand";
 import { SettlementView } from "./settlement";
 import { CenterInfo, PlayerArea } from "./table";
+import { rt } from "./review/text";
 
-function fakeRoom(data: Json): RoomInfo {
-  const n = data.frames[0]?.state?.players?.length ?? data.seats.length;
+/** One state of a replayed match (``GET /api/games/{id}/frames``, ``POST /api/replay``):
+ * the spectator's view with every concealed hand, the events that led to it. */
+export interface ReplayFrame {
+  hand: number;
+  action: { seat: number; action: string } | null;
+  events: SeatEvent[];
+  state: HandView;
+  totals: number[];
+}
+
+export interface ReplayData {
+  variant: string;
+  seats: string[];
+  options: Record<string, unknown>;
+  hands: number;
+  totals: number[];
+  frames: ReplayFrame[];
+}
+
+function fakeRoom(data: ReplayData): RoomInfo {
+  const n = data.frames[0]?.state.players.length ?? data.seats.length;
   return {
     code: "",
     variant: data.variant,
@@ -59,9 +82,13 @@ function GameList(props: { lang: Lang }) {
         <li>
           <a href={`#/replay/${g.id}`} data-testid="game-link">
             <time>{formatDate(props.lang, g.updated_at ?? g.created_at)}</time> · {tr(props.lang, `variant.${g.variant}`)} ·{" "}
-            {(g.seats ?? [])
-              .map((s: Json, k: number) => `${s.kind === "bot" ? `${tr(props.lang, "room.bot")}（${botLevelName(props.lang, s.level)}）` : s.name || tr(props.lang, "seat.n", { n: k + 1 })} ${signed(g.result?.totals?.[k] ?? 0)}`)
-              .join("、")}
+            {joinList(
+              props.lang,
+              (g.seats ?? []).map((s: Json, k: number) => {
+                const who = s.kind === "bot" ? tr(props.lang, "room.bot") + bracket(props.lang, botLevelName(props.lang, s.level)) : s.name || tr(props.lang, "seat.n", { n: k + 1 });
+                return `${who} ${signed(g.result?.totals?.[k] ?? 0)}`;
+              }),
+            )}
           </a>
         </li>
       ))}
@@ -69,20 +96,28 @@ function GameList(props: { lang: Lang }) {
   );
 }
 
+/** Why the server would not replay a game, in the page's language (its own words after). */
+export function replayRefusal(lang: Lang, status: number, detail: string): string {
+  const key = `replay.http.${status}`;
+  const text = tr(lang, key);
+  if (text === key) return detail;
+  return lang === "en" ? `${text} (${detail})` : `${text}（${detail}）`;
+}
+
 export function Replay(props: { lang: Lang; id: string | null; items: ItemNames }) {
   const { lang } = props;
-  const [data, setData] = useState<Json | null>(null);
+  const [data, setData] = useState<ReplayData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [i, setI] = useState(0);
 
   const load = (p: Promise<Response>) => {
     setError(null);
     p.then(async (r) => {
-      const body = await r.json();
-      if (!r.ok) throw new Error(typeof body.detail === "string" ? body.detail : JSON.stringify(body));
+      const body = await r.json().catch(() => ({ detail: `HTTP ${r.status}` }));
+      if (!r.ok) throw new Error(replayRefusal(lang, r.status, typeof body.detail === "string" ? body.detail : JSON.stringify(body)));
       setData(body);
       setI(0);
-    }).catch((e) => setError(String(e.message ?? e)));
+    }).catch((e) => setError(failureText(lang, e)));
   };
 
   useEffect(() => {
@@ -90,7 +125,7 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
     else setData(null);
   }, [props.id]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!data) return;
       if (e.key === "ArrowRight") setI((k) => Math.min(k + 1, data.frames.length - 1));
@@ -117,7 +152,13 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
           {tr(lang, "replay.error", { m: error })}
         </p>
       ) : null}
-      {!props.id ? <GameList lang={lang} /> : null}
+      {!props.id ? <GameList lang={lang} /> : (
+        <p>
+          <a href={`#/review/${encodeURIComponent(props.id)}`} data-testid="replay-review-link">
+            {rt(lang, "review.link")}
+          </a>
+        </p>
+      )}
     </section>
   );
   if (!data || !data.frames.length) return <div class="replay">{header}</div>;
@@ -127,13 +168,14 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
     ...initialState(),
     connected: true,
     room,
-    game: { turn: i, hand: frame.hand, state: frame.state, legal: [], to_act: frame.state.to_act ?? [], timers: [] },
+    game: { turn: i, hand: frame.hand, state: frame.state, legal: [], to_act: frame.state.to_act, timers: [] },
     match: { totals: frame.totals },
   };
   const n = room.n_seats;
   const names = (s: number) => seatName(lang, room, s, null);
   const ended = frame.state.phase === "end";
   return (
+    <Wilds.Provider value={wildsOf(frame.state)}>
     <div class="replay">
       {header}
       <div class="replay-controls">
@@ -155,9 +197,7 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
           <>
             {names(frame.action.seat)}: {actionLabel(lang, frame.action.action)}{" "}
             {actionPiece(frame.action.action) ? (
-              <span class="pc inline">
-                <PieceView variant={data.variant} piece={actionPiece(frame.action.action)!} />
-              </span>
+              <PcButton variant={data.variant} piece={actionPiece(frame.action.action)!} lang={lang} class="inline" />
             ) : null}
           </>
         ) : (
@@ -177,9 +217,9 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
             room={room}
             me={null}
             variant={data.variant}
-            winners={frame.events.find((e: Json) => e.type === "win")?.winners ?? []}
-            exhausted={!frame.events.some((e: Json) => e.type === "win")}
-            net={frame.state.net ?? []}
+            winners={eventsOf(frame.events, "win")[0]?.winners ?? []}
+            exhausted={!eventsOf(frame.events, "win").length}
+            net={frame.state.net}
             events={frame.events}
             state={frame.state}
             items={props.items}
@@ -187,5 +227,6 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
         </section>
       ) : null}
     </div>
+    </Wilds.Provider>
   );
 }

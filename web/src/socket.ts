@@ -1,6 +1,8 @@
 // One websocket to the server, reopened after a drop; on every (re)open it rejoins the room it
 // was in, by seat token when it holds one (the server then sends a full snapshot).
-import type { Json } from "./state";
+import { newClientSeed } from "./fair";
+import type { ClientMessage } from "./schema/client-messages";
+import type { ServerMessage } from "./schema/server-messages";
 
 export function tokenKey(code: string): string {
   return `paiju.token.${code.toUpperCase()}`;
@@ -19,6 +21,24 @@ export function saveToken(code: string, token: string): void {
     localStorage.setItem(tokenKey(code), token);
   } catch {
     /* private mode: reconnect works only while the page stays open */
+  }
+}
+
+/** The fair-deal seed this browser sent for the seat it holds in room ``code`` (kept so
+ * that the 验证 panel can check, after a reload too, that the deal used it). */
+export function savedSeed(code: string): string | null {
+  try {
+    return localStorage.getItem(`paiju.seed.${code.toUpperCase()}`);
+  } catch {
+    return null;
+  }
+}
+
+function saveSeed(code: string, seed: string): void {
+  try {
+    localStorage.setItem(`paiju.seed.${code.toUpperCase()}`, seed);
+  } catch {
+    /* private mode: the panel checks the seed only while the page stays open */
   }
 }
 
@@ -42,12 +62,14 @@ export class Connection {
   private beat: ReturnType<typeof setInterval> | null = null;
   private closedByUs = false;
   private retry = 0;
-  private queue: Json[] = [];
+  private queue: ClientMessage[] = [];
   /** The room to rejoin on every open (null: none). */
   room: string | null = null;
+  /** This page's contribution to every fair deal it takes a seat in (docs/protocol.md). */
+  readonly clientSeed: string = newClientSeed();
 
   constructor(
-    private onMessage: (msg: Json) => void,
+    private onMessage: (msg: ServerMessage) => void,
     private onStatus: (open: boolean, why?: Status) => void,
   ) {}
 
@@ -102,13 +124,17 @@ export class Connection {
         heardAny = true;
         this.onStatus(true, "open");
       }
-      let msg: Json;
+      let msg: ServerMessage;
       try {
-        msg = JSON.parse(String(ev.data));
+        // the server's messages follow its published schema (server/messages.py)
+        msg = JSON.parse(String(ev.data)) as ServerMessage;
       } catch {
         return;
       }
-      if (msg.type === "seated" && msg.token && msg.code) saveToken(msg.code, msg.token);
+      if (msg.type === "seated" && msg.token && msg.code) {
+        saveToken(msg.code, msg.token);
+        saveSeed(msg.code, this.clientSeed);
+      }
       this.onMessage(msg);
     };
     ws.onclose = () => {
@@ -133,13 +159,15 @@ export class Connection {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.rejoin(this.room);
   }
 
-  send(msg: Json): void {
+  send(msg: ClientMessage): void {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.sendNow(msg);
     else this.queue.push(msg);
   }
 
-  private sendNow(msg: Json): void {
-    this.ws?.send(JSON.stringify({ v: 1, ...msg }));
+  private sendNow(msg: ClientMessage): void {
+    // the fair-deal seed goes with every message that may lead to a seat
+    const seeded = SEEDED.has(msg.type) && (msg as { client_seed?: string }).client_seed === undefined ? { ...msg, client_seed: this.clientSeed } : msg;
+    this.ws?.send(JSON.stringify({ v: 1, ...seeded }));
   }
 
   /** Drop the socket as a network failure would (the reconnect path reopens it). */
@@ -153,3 +181,6 @@ export class Connection {
     this.ws?.close();
   }
 }
+
+/** Messages that carry this client's fair-deal seed. */
+const SEEDED = new Set(["create_room", "join", "take_seat"]);

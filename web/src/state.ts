@@ -1,29 +1,14 @@
 // The client's picture of a room, built only from server messages (docs/protocol.md).
 // Pure functions, so the unit tests can feed recorded messages through them.
 
+import type { Clock, MatchEnd, MatchState, RoomInfo, SeatEvent, SeatInfo, SeatView, ServerMessage, Snapshot, Update } from "./schema/server-messages";
+import { eventsOf, firstEvent, type EventOf, type Explanation } from "./view";
+
 export type Json = Record<string, any>;
 
-export interface SeatInfo {
-  seat: number;
-  kind: "person" | "bot";
-  level: string | null;
-  name: string;
-  taken: boolean;
-  connected: boolean;
-  bot_playing: boolean;
-}
-
-export interface RoomInfo {
-  code: string;
-  variant: string;
-  n_seats: number;
-  options: Json;
-  status: string;
-  seats: SeatInfo[];
-  timers: Json;
-  game_id: string | null;
-  spectators: number;
-}
+// Rooms and seats are the server's own message types, generated from its JSON Schema
+// (web/src/schema, ``npm run schema-types``): never written twice.
+export type { RoomInfo, SeatInfo };
 
 export interface TimerInfo {
   seat: number;
@@ -34,10 +19,14 @@ export interface TimerInfo {
   ends_at: number;
 }
 
+/** The match as the page knows it: the server's whole state, or (a replay, a review) the
+ * totals only. */
+export type MatchSoFar = Pick<MatchState, "totals"> & Partial<MatchState>;
+
 export interface GameInfo {
   turn: number;
   hand: number | null;
-  state: Json;
+  state: SeatView;
   legal: string[];
   to_act: number[];
   timers: TimerInfo[];
@@ -49,14 +38,14 @@ export interface Settlement {
   self_drawn: boolean;
   exhausted: boolean;
   net: number[];
-  events: Json[];
-  state: Json;
+  events: SeatEvent[];
+  state: SeatView;
   /** Milliseconds from this message to the next deal (when the server says). */
   next_hand_ms: number | null;
   /** Local clock (performance.now()) when the hand_end arrived. */
   received_at: number;
   /** The rules' explanation of the settlement, when the server sends one. */
-  explanation: unknown;
+  explanation: Explanation | null;
 }
 
 export interface ClientState {
@@ -65,18 +54,20 @@ export interface ClientState {
   seat: number | null;
   host: boolean;
   game: GameInfo | null;
-  match: Json | null;
-  handEvents: Json[];
+  match: MatchSoFar | null;
+  handEvents: SeatEvent[];
   settlement: Settlement | null;
   /** The previous hand's settlement, kept readable after the next deal. */
   lastSettlement: Settlement | null;
-  matchEnd: Json | null;
+  matchEnd: MatchEnd | null;
   error: string | null;
   errorCode: string | null;
   errorMessage: string | null;
   notice: string | null;
   /** The person gave the seat to a bot (``leave``); the seat token brings them back. */
   left: boolean;
+  /** The room's fair deal as first shown to this client (the commitment to check at the end). */
+  fairShown: Json | null;
 }
 
 export function initialState(): ClientState {
@@ -96,10 +87,22 @@ export function initialState(): ClientState {
     errorMessage: null,
     notice: null,
     left: false,
+    fairShown: null,
   };
 }
 
-function timers(raw: Json[] | undefined, now: number): TimerInfo[] {
+/** The first ``fair`` this client saw for the room, or the new room's when it changes. */
+function fairSeen(s: ClientState, room: Json): Json | null {
+  const fair = room?.fair ?? null;
+  if (!fair) return s.fairShown;
+  if (s.fairShown && s.fairShown.room === fair.room && s.fairShown.commitment === fair.commitment) {
+    // the seeds are fixed at the start: keep the latest list, the first commitment
+    return { ...fair, commitment: s.fairShown.commitment };
+  }
+  return s.fairShown && s.fairShown.room === fair.room ? s.fairShown : fair;
+}
+
+function timers(raw: Clock[] | undefined, now: number): TimerInfo[] {
   return (raw ?? []).map((t) => ({
     seat: t.seat,
     remaining_ms: t.remaining_ms,
@@ -109,31 +112,37 @@ function timers(raw: Json[] | undefined, now: number): TimerInfo[] {
   }));
 }
 
-function gameFrom(msg: Json, now: number): GameInfo {
+function gameFrom(msg: Snapshot | Update, now: number): GameInfo {
   return {
-    turn: msg.turn,
+    turn: msg.turn ?? 0,
     hand: msg.hand ?? null,
-    state: msg.state ?? {},
+    state: msg.state ?? { phase: "between_hands" },
     legal: msg.legal ?? [],
     to_act: msg.to_act ?? [],
     timers: timers(msg.timers, now),
   };
 }
 
+/** The recent events a view (``state``, a ``SeatView`` of the generated schema) carries;
+ * a view between hands has none. */
+function viewEvents(state: SeatView | null | undefined): SeatEvent[] {
+  return state && "events" in state ? (state.events ?? []) : [];
+}
+
 /** The state after one server message; ``now`` is the local clock in ms. */
-export function applyMessage(s: ClientState, msg: Json, now: number): ClientState {
+export function applyMessage(s: ClientState, msg: ServerMessage, now: number): ClientState {
   switch (msg.type) {
     case "welcome":
       return { ...s, connected: true, error: null };
     case "room":
-      return { ...s, room: msg.room, seat: msg.you?.seat ?? null, host: !!msg.you?.host };
+      return { ...s, room: msg.room, seat: msg.you?.seat ?? null, host: !!msg.you?.host, fairShown: fairSeen(s, msg.room) };
     case "snapshot": {
-      const next: ClientState = { ...s, room: msg.room, seat: msg.seat ?? null, left: false };
+      const next: ClientState = { ...s, room: msg.room, seat: msg.seat ?? null, left: false, fairShown: fairSeen(s, msg.room) };
       if (msg.turn !== undefined) {
         next.game = gameFrom(msg, now);
         next.match = msg.match ?? s.match;
         // a snapshot carries only the view's recent events; keep what we saw if it is the same hand
-        if (!s.game || s.game.hand !== msg.hand) next.handEvents = msg.state?.events ?? [];
+        if (!s.game || s.game.hand !== msg.hand) next.handEvents = viewEvents(msg.state);
         if (msg.state?.phase !== "end") next.settlement = null;
       }
       return next;
@@ -156,8 +165,9 @@ export function applyMessage(s: ClientState, msg: Json, now: number): ClientStat
         error: null,
       };
     case "hand_end": {
-      let events = s.handEvents.concat(msg.events ?? []);
-      if (!events.some((e) => e.type === "end")) events = events.concat(msg.state?.events ?? []);
+      // the hand's last update carried the end event; a seat that joined late has only the view's
+      let events = s.handEvents;
+      if (!events.some((e) => e.type === "end")) events = events.concat(viewEvents(msg.state));
       return {
         ...s,
         match: msg.match,
@@ -168,10 +178,10 @@ export function applyMessage(s: ClientState, msg: Json, now: number): ClientStat
           exhausted: !!msg.exhausted,
           net: msg.net ?? [],
           events,
-          state: msg.state ?? {},
+          state: msg.state ?? { phase: "between_hands" },
           next_hand_ms: typeof msg.next_hand_ms === "number" ? msg.next_hand_ms : null,
           received_at: now,
-          explanation: msg.explanation ?? null,
+          explanation: firstEvent(events, "end")?.explanation ?? null,
         },
         game: s.game ? { ...s.game, legal: [], to_act: [], timers: [] } : s.game,
       };
@@ -190,23 +200,18 @@ export function applyMessage(s: ClientState, msg: Json, now: number): ClientStat
 }
 
 /** Scoring events of a settled hand, grouped for display. */
-export function settlementParts(events: Json[]): {
-  win: Json | null;
-  scores: Json[];
-  payments: Json[];
+export function settlementParts(events: SeatEvent[]): {
+  win: EventOf<"win"> | null;
+  scores: EventOf<"score">[];
+  payments: EventOf<"payment">[];
   exhausted: boolean;
 } {
-  const scores: Json[] = [];
-  const payments: Json[] = [];
-  let win: Json | null = null;
-  let exhausted = false;
-  for (const e of events) {
-    if (e.type === "win") win = e;
-    else if (e.type === "score") scores.push(e);
-    else if (e.type === "payment") payments.push(e);
-    else if (e.type === "exhaustive_draw") exhausted = true;
-  }
-  return { win, scores, payments, exhausted };
+  return {
+    win: eventsOf(events, "win").pop() ?? null,
+    scores: eventsOf(events, "score"),
+    payments: eventsOf(events, "payment"),
+    exhausted: events.some((e) => e.type === "exhaustive_draw" || e.type === "exhausted"),
+  };
 }
 
 /** Whose seat is at which side of the table, seen from ``me`` (bottom). */

@@ -1,20 +1,26 @@
 // The table: four (or three) seats around a centre, the player's hand, the settlement dialog,
 // callouts, sounds and an aria-live account of what happens.
+import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { BackView, PieceView } from "./faces";
-import { errorText, tr, WINDS_EN, WINDS_ZH, type Lang } from "./i18n";
+import { BackView, Wilds, wildsOf } from "./faces";
+import { bracket, errorText, joinList, tr, WINDS_EN, WINDS_ZH, type Lang } from "./i18n";
 import { callouts, cueFor, describeEvent, diceOf, isLeopard, lastDiscard, type Callout } from "./events";
+import { FairPanel } from "./fairpanel";
 import { MyHand } from "./hand";
 import { botLevelName, seatName, signed, type ItemNames } from "./names";
 import { isCardVariant, parseCards, parsePieces, sortPieces, type Piece } from "./notation";
-import { Melds, Pieces } from "./pieces";
-import { autoAction, type Prefs } from "./prefs";
+import { Melds, PcButton, Pieces } from "./pieces";
+import { autoAction, BOT_PACES, type Prefs } from "./prefs";
 import { Ledger, SettlementDialog, SettlementView } from "./settlement";
 import { play } from "./sound";
-import { sides, type ClientState, type Json, type RoomInfo, type TimerInfo } from "./state";
-import { Waits } from "./waits";
+import { sides, type ClientState, type MatchSoFar, type RoomInfo, type TimerInfo } from "./state";
+import { handView, isQinger, type PlayerView } from "./view";
+import type { ClientMessage } from "./schema/client-messages";
+import { RunningScore, Waits } from "./waits";
+import { MatchStats } from "./review/mine";
+import { rt } from "./review/text";
 
-type Send = (msg: Json) => void;
+type Send = (msg: ClientMessage) => void;
 
 function useNow(active: boolean): number {
   const [now, setNow] = useState(performance.now());
@@ -55,7 +61,7 @@ function seatWind(lang: Lang, seat: number, dealer: number, n: number): string {
 export function liveTotals(state: ClientState): number[] {
   const totals: number[] = state.match?.totals ?? [];
   const n = state.room?.n_seats ?? totals.length;
-  const inHand: number[] = !state.settlement ? (state.game?.state?.net ?? []) : [];
+  const inHand: number[] = !state.settlement ? (handView(state.game?.state)?.net ?? []) : [];
   return Array.from({ length: n }, (_, s) => (totals[s] ?? 0) + (inHand[s] ?? 0));
 }
 
@@ -66,28 +72,28 @@ export function PlayerArea(props: {
   side: string;
   now: number;
   callout?: Callout[];
-  children?: any;
+  children?: ComponentChildren;
 }) {
   const { lang, state, seat, side } = props;
   const game = state.game!;
-  const view = game.state;
-  const variant = view.variant ?? state.room?.variant ?? "";
-  const info: Json = view.players?.[seat] ?? {};
+  const view = handView(game.state);
+  const variant = view?.variant ?? state.room?.variant ?? "";
+  const info: PlayerView | undefined = view?.players[seat];
   const room = state.room;
   const seatInfo = room?.seats[seat];
-  const n = room?.n_seats ?? view.players?.length ?? 4;
-  const dealer = view.dealer ?? 0;
+  const n = room?.n_seats ?? view?.players.length ?? 4;
+  const dealer = view?.dealer ?? 0;
   const isMe = seat === state.seat;
   const acting = (game.to_act ?? []).includes(seat);
   const total = liveTotals(state)[seat] ?? 0;
-  const discards = parsePieces(variant, info.discards);
-  const flowers = parsePieces(variant, info.flowers);
+  const discards = parsePieces(variant, info?.discards);
+  const flowers = parsePieces(variant, info?.flowers);
   const timer = game.timers.find((t) => t.seat === seat);
   const cards = isCardVariant(variant);
-  const hidden = !info.hand && !isMe;
-  // the view names the last discard when it can; older views leave it to the events
-  const lv: Json | undefined = view.last_discard;
-  const last = lv ? { seat: lv.seat as number, piece: (lv.tile ?? lv.card) as string } : lastDiscard(state.handEvents);
+  const hidden = !info?.hand && !isMe;
+  // a mahjong view names the last discard; Qing'er's leaves it to the events
+  const lv = view && "last_discard" in view ? view.last_discard : undefined;
+  const last = lv ? { seat: lv.seat, piece: lv.tile } : lastDiscard(state.handEvents);
   const mark = last && last.seat === seat && discards[discards.length - 1] === last.piece ? discards.length - 1 : undefined;
   const name = (s: number) => seatName(lang, room, s, state.seat);
   return (
@@ -105,9 +111,9 @@ export function PlayerArea(props: {
         {seatInfo?.kind === "person" && !seatInfo.connected && !seatInfo.bot_playing ? (
           <span class="tag">{tr(lang, "room.away")}</span>
         ) : null}
-        {info.ready ? <span class="tag ready">{tr(lang, "table.ready")}</span> : null}
-        {info.knocked ? <span class="tag ready" data-testid={`knocked-${seat}`}>{tr(lang, "table.knocked")}</span> : null}
-        {info.plays === false ? <span class="tag">{tr(lang, "table.sitsout")}</span> : null}
+        {info && "ready" in info && info.ready ? <span class="tag ready">{tr(lang, "table.ready")}</span> : null}
+        {info && "knocked" in info && info.knocked ? <span class="tag ready" data-testid={`knocked-${seat}`}>{tr(lang, "table.knocked")}</span> : null}
+        {info && "plays" in info && !info.plays ? <span class="tag">{tr(lang, "table.sitsout")}</span> : null}
         <span class={total >= 0 ? "score plus" : "score minus"} data-testid={`total-${seat}`}>
           {signed(total)}
         </span>
@@ -120,40 +126,40 @@ export function PlayerArea(props: {
       ))}
       <div class="row">
         {hidden ? (
-          <span class="pieces small concealed" data-testid={`concealed-${seat}`} aria-label={tr(lang, "table.concealed", { n: info.concealed_count ?? 0 })}>
-            {Array.from({ length: info.concealed_count ?? 0 }, () => (
+          <span class="pieces small concealed" data-testid={`concealed-${seat}`} aria-label={tr(lang, "table.concealed", { n: info?.concealed_count ?? 0 })}>
+            {Array.from({ length: info?.concealed_count ?? 0 }, () => (
               <span class="pc">
                 <BackView variant={variant} />
               </span>
             ))}
           </span>
         ) : null}
-        {info.hand && (!isMe || !props.children) ? (
-          <Pieces variant={variant} pieces={sortPieces(variant, parsePieces(variant, info.hand))} small lang={lang} />
+        {info?.hand && (!isMe || !props.children) ? (
+          <Pieces variant={variant} pieces={sortPieces(variant, parsePieces(variant, info.hand))} small lang={lang} buttons />
         ) : null}
-        <Melds variant={variant} melds={info.melds ?? []} small={!isMe} lang={lang} owner={seat} n={n} seatLabel={name} />
-        {(info.takeoffs ?? []).map((t: string) => (
+        <Melds variant={variant} melds={info?.melds ?? []} small={!isMe} lang={lang} owner={seat} n={n} seatLabel={name} buttons />
+        {(info && "takeoffs" in info ? info.takeoffs : []).map((t) => (
           <span class="meld takeoff" title={tr(lang, "table.takeoffs")}>
-            <Pieces variant={variant} pieces={parseCards(t)} small={!isMe} lang={lang} />
+            <Pieces variant={variant} pieces={parseCards(t)} small={!isMe} lang={lang} buttons />
           </span>
         ))}
         {flowers.length ? (
           <span class="flowers" title={tr(lang, cards ? "table.jokers" : "table.flowers")}>
-            <Pieces variant={variant} pieces={flowers} small lang={lang} />
+            <Pieces variant={variant} pieces={flowers} small lang={lang} buttons />
           </span>
         ) : null}
       </div>
       {props.children}
       <div class="discards" data-testid={`discards-${seat}`}>
-        <Pieces variant={variant} pieces={discards} small mark={mark} lang={lang} label={tr(lang, "table.discardsof", { who: name(seat) })} />
+        <Pieces variant={variant} pieces={discards} small mark={mark} lang={lang} label={tr(lang, "table.discardsof", { who: name(seat) })} buttons />
       </div>
     </section>
   );
 }
 
 /** 连庄: how many hands in a row the current dealer has kept the deal. */
-export function dealerStreak(match: Json | null, dealer: number): number {
-  const hands: Json[] = match?.hands ?? [];
+export function dealerStreak(match: MatchSoFar | null, dealer: number): number {
+  const hands = match?.hands ?? [];
   let k = 0;
   for (let i = hands.length - 1; i >= 0 && hands[i].dealer === dealer; i--) k++;
   return k;
@@ -162,27 +168,31 @@ export function dealerStreak(match: Json | null, dealer: number): number {
 export function CenterInfo(props: { lang: Lang; state: ClientState }) {
   const { lang, state } = props;
   const game = state.game!;
-  const view = game.state;
-  const variant = view.variant ?? state.room?.variant ?? "";
-  const claim: Piece | null = view.claim_tile ?? view.claim_card ?? null;
-  const current: number | undefined = view.current;
+  const view = handView(game.state);
+  const variant = view?.variant ?? state.room?.variant ?? "";
+  const qinger = view && isQinger(view) ? view : null;
+  const mahjong = view && !isQinger(view) ? view : null;
+  const claim: Piece | null = qinger?.claim_card ?? mahjong?.claim_tile ?? null;
+  const current: number | undefined = view?.current;
   const toAct: number[] = game.to_act ?? [];
   const mine = state.seat !== null && toAct.includes(state.seat);
   const name = (s: number) => seatName(lang, state.room, s, state.seat);
   const whose =
-    toAct.length === 1 && view.phase !== "claim"
+    toAct.length === 1 && view?.phase !== "claim"
       ? mine
         ? tr(lang, "table.yourturn")
         : tr(lang, "table.turn", { who: name(toAct[0]) })
       : "";
-  const left = view.wall_left ?? view.stock_left;
+  const left = mahjong?.wall_left ?? qinger?.stock_left;
   const dice = diceOf(state.handEvents);
   const cards = isCardVariant(variant);
-  const roundWind: number | undefined = state.match?.round_wind;
-  const streak = view.dealer !== undefined ? dealerStreak(state.match, view.dealer) : 0;
-  const rawStakes = view.stakes ?? state.room?.options?.stake_form;
-  const stakes = Array.isArray(rawStakes) ? rawStakes.join("-") : rawStakes;
-  const knocked = (view.players ?? []).map((p: Json, s: number) => (p.knocked ? s : -1)).filter((s: number) => s >= 0);
+  // the first hand is East round's: the match state comes with the first settlement
+  const roundWind: number | undefined = state.match?.round_wind ?? (game.hand === 0 ? 0 : undefined);
+  const streak = view ? dealerStreak(state.match, view.dealer) : 0;
+  const rawStakes = state.room?.options?.stake_form;
+  const stakes = typeof rawStakes === "string" ? rawStakes : null;
+  const knocked = (qinger?.players ?? []).flatMap((p, s) => (p.knocked ? [s] : []));
+  const multiplier = mahjong && "draw_multiplier" in mahjong ? (mahjong.draw_multiplier ?? 1) : 1;
   // a timeout is news for the next few moves only
   const [kind, tSeat, tTurn] = (state.notice ?? "").split(":");
   const timedOut = kind === "timeout" && game.turn <= Number(tTurn) + 3 ? { seat: Number(tSeat) } : null;
@@ -193,7 +203,7 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
         {!cards && roundWind !== undefined ? (
           <span data-testid="round-wind">{tr(lang, "table.round", { w: lang === "en" ? WINDS_EN[roundWind % 4] : WINDS_ZH[roundWind % 4] })}</span>
         ) : null}
-        {view.dealer !== undefined ? (
+        {view ? (
           <span data-testid="dealer-info">
             {tr(lang, "table.dealeris", { who: name(view.dealer) })}
             {streak > 0 ? ` · ${tr(lang, "table.streak", { n: streak })}` : ""}
@@ -202,8 +212,8 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
         {left !== undefined ? (
           <span data-testid="wall-left">{tr(lang, cards ? "table.stock" : "table.wall", { n: left })}</span>
         ) : null}
-        {typeof view.draw_multiplier === "number" && view.draw_multiplier > 1 ? (
-          <span data-testid="draw-multiplier">{tr(lang, "table.huangzhuang", { x: view.draw_multiplier })}</span>
+        {multiplier > 1 ? (
+          <span data-testid="draw-multiplier">{tr(lang, "table.huangzhuang", { x: multiplier })}</span>
         ) : null}
       </div>
       {dice ? (
@@ -214,19 +224,35 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
           {isLeopard(dice) ? <span class="tag ready" data-testid="leopard">{tr(lang, "table.leopard")}</span> : null}
         </div>
       ) : null}
-      {view.indicator ? (
+      {mahjong?.indicator && mahjong.wild_kinds ? (
+        <div class="indicator" data-testid="hun-indicator" title={tr(lang, "table.wilds.title")}>
+          <span>{tr(lang, "table.hunindicator")}</span>
+          <Wilds.Provider value={new Set()}>
+            <PcButton variant={variant} piece={mahjong.indicator} lang={lang} />
+          </Wilds.Provider>
+          <span>{tr(lang, "table.wilds")}</span>
+          {mahjong.wild_kinds.map((k) => (
+            <PcButton variant={variant} piece={k} lang={lang} testid="wild-kind" />
+          ))}
+        </div>
+      ) : qinger?.indicator ? (
         <div class="indicator" data-testid="indicator">
           <span>{tr(lang, "table.indicator")}</span>
-          <span class="pc">
-            <PieceView variant={variant} piece={view.indicator} lang={lang} />
-          </span>
-          <span class="ranks">{tr(lang, "table.jianpai", { r: view.jian_pai ?? "" })}</span>
+          <PcButton variant={variant} piece={qinger.indicator} lang={lang} />
+          <span class="ranks">{tr(lang, "table.jianpai", { r: qinger.jian_pai ?? "" })}</span>
         </div>
       ) : null}
       {cards && knocked.length ? (
         <div class="knocks" data-testid="knocks">
-          {tr(lang, "table.knockedby", { who: knocked.map(name).join("、") })}
+          {tr(lang, "table.knockedby", { who: joinList(lang, knocked.map(name)) })}
           {stakes ? ` · ${tr(lang, "table.stakes", { s: stakes })}` : ""}
+          <ul class="pair-stakes" data-testid="pair-stakes">
+            {(qinger?.stakes ?? []).map((p) => (
+              <li data-testid={`pair-stake-${p.seats[0]}-${p.seats[1]}`}>
+                {tr(lang, "table.pairstake", { a: name(p.seats[0]), b: name(p.seats[1]), n: p.stake })}
+              </li>
+            ))}
+          </ul>
         </div>
       ) : null}
       {claim ? (
@@ -234,9 +260,7 @@ export function CenterInfo(props: { lang: Lang; state: ClientState }) {
           <span>
             {current !== undefined ? name(current) : ""} {tr(lang, "table.claim")}
           </span>
-          <span class="pc big">
-            <PieceView variant={variant} piece={claim} lang={lang} />
-          </span>
+          <PcButton variant={variant} piece={claim} lang={lang} class="big" />
           {mine ? <strong>{tr(lang, "table.yourclaim")}</strong> : null}
         </div>
       ) : null}
@@ -272,8 +296,8 @@ function WaitingRoom(props: { lang: Lang; state: ClientState; send: Send }) {
           class="secondary"
           data-testid="copy-invite"
           onClick={() => {
-            const nav = navigator as any;
-            if (nav.share) void nav.share({ title: tr(lang, "app.title"), url: link }).catch(() => undefined);
+            // not every browser shares (desktop Firefox): the clipboard then
+            if (typeof navigator.share === "function") void navigator.share({ title: tr(lang, "app.title"), url: link }).catch(() => undefined);
             else void navigator.clipboard?.writeText(link).then(() => setCopied(true), () => undefined);
           }}
         >
@@ -291,7 +315,7 @@ function WaitingRoom(props: { lang: Lang; state: ClientState; send: Send }) {
           <li data-testid={`waiting-seat-${s.seat}`}>
             <span>{s.seat + 1}.</span>{" "}
             {s.kind === "bot" ? (
-              `${tr(lang, "room.bot")}（${botLevelName(lang, s.level)}）`
+              tr(lang, "room.bot") + bracket(lang, botLevelName(lang, s.level))
             ) : s.taken ? (
               seatName(lang, room, s.seat, state.seat)
             ) : state.seat === null ? (
@@ -328,6 +352,21 @@ function AutoOptions(props: { lang: Lang; prefs: Prefs; setPrefs: (p: Prefs) => 
       {box("noClaims", props.cards ? "auto.noclaims.cards" : "auto.noclaims")}
       {box("tsumogiri", "auto.tsumogiri")}
       {props.cards ? null : box("autoAfterReady", "auto.afterready")}
+      <label class="inline" title={tr(lang, "pace.note")}>
+        {tr(lang, "pace.label")}
+        <select
+          data-testid="pref-botPace"
+          value={String(prefs.botPace)}
+          onChange={(e) => {
+            const raw = (e.target as HTMLSelectElement).value;
+            props.setPrefs({ ...prefs, botPace: BOT_PACES.find((c) => String(c.seconds) === raw)?.seconds ?? null });
+          }}
+        >
+          {BOT_PACES.map((c) => (
+            <option value={String(c.seconds)}>{tr(lang, c.key)}</option>
+          ))}
+        </select>
+      </label>
       <p class="muted small">{tr(lang, "auto.keys")}</p>
     </details>
   );
@@ -348,6 +387,7 @@ export function Table(props: {
   prefs: Prefs;
   setPrefs: (p: Prefs) => void;
   again: (room: RoomInfo) => void;
+  setLang?: (lang: Lang) => void;
 }) {
   const { lang, state, send, items, prefs } = props;
   const room = state.room;
@@ -404,7 +444,7 @@ export function Table(props: {
     play("turn", prefs.muted);
     if (document.hidden) {
       document.title = `● ${tr(lang, "table.yourturn")} · ${tr(lang, "app.doctitle")}`;
-      (navigator as any).vibrate?.(120);
+      if (typeof navigator.vibrate === "function") navigator.vibrate(120);
     }
   }, [mine, state.game?.turn]);
   useEffect(() => {
@@ -419,8 +459,9 @@ export function Table(props: {
   useEffect(() => {
     const g = state.game;
     if (!g || state.seat === null || state.settlement || !g.legal?.length) return;
-    const me = g.state.players?.[state.seat] ?? {};
-    const a = autoAction(prefs, g.legal, g.state.drawn ?? null, !!me.ready);
+    const view = handView(g.state);
+    const me = view?.players[state.seat];
+    const a = autoAction(prefs, g.legal, view?.drawn ?? null, !!me && "ready" in me && !!me.ready);
     if (!a) return;
     const id = setTimeout(() => send({ type: "act", action: a, turn: g.turn }), 350);
     return () => clearTimeout(id);
@@ -442,6 +483,9 @@ export function Table(props: {
         {tr(lang, "room.code")} <strong data-testid="room-code">{room.code}</strong>
       </span>
       <span>{tr(lang, `variant.${variant}`)}</span>
+      <a href={`/rules/${variant}`} target="_blank" rel="noopener" data-testid="rule-book">
+        {tr(lang, "lobby.rulebook")}
+      </a>
       {state.seat === null ? <span class="tag" data-testid="spectating">{tr(lang, "room.spectating")}</span> : null}
       {state.error ? (
         <span class="error" data-testid="error" role="alert">
@@ -466,13 +510,17 @@ export function Table(props: {
       <a href={`#/replay/${room.game_id}`} data-testid="replay-link">
         {tr(lang, "table.replay")}
       </a>{" "}
+      <a href={`#/review/${room.game_id}/${state.seat ?? ""}`} data-testid="review-link">
+        {rt(lang, "review.link")}
+      </a>{" "}
       <button class="primary" data-testid="again" onClick={() => props.again(room)}>
         {tr(lang, "table.again")}
       </button>
+      {state.seat !== null ? <MatchStats lang={lang} gameId={room.game_id} /> : null}
     </p>
   ) : null;
   // a visitor of a finished room: its record, its replay and its ledger
-  const visitor = room.status === "finished" && !state.settlement && !state.game?.state?.players;
+  const visitor = room.status === "finished" && !state.settlement && !handView(state.game?.state);
   if (room.status === "waiting" || room.status === "starting" || !state.game || visitor) {
     return (
       <div class="room">
@@ -488,6 +536,7 @@ export function Table(props: {
           <p>{tr(lang, "table.wait")}</p>
         )}
         {live}
+        <FairPanel lang={lang} state={state} />
       </div>
     );
   }
@@ -496,8 +545,8 @@ export function Table(props: {
   const pos = sides(room.n_seats, me);
   const settle = state.settlement;
   const seated = state.seat !== null;
-  const view = game.state;
-  const mineInfo: Json = view.players?.[me] ?? {};
+  const view = handView(game.state);
+  const mineInfo: PlayerView | undefined = view?.players[me];
   const over = room.status === "finished" || !!state.matchEnd;
   const nextAt = settle && !over && typeof settle.next_hand_ms === "number" ? settle.received_at + settle.next_hand_ms : null;
   const shownSettlement = settle ?? (dialog === "open" ? state.lastSettlement : null);
@@ -520,10 +569,23 @@ export function Table(props: {
     </>
   );
   return (
+    <Wilds.Provider value={wildsOf(view)}>
     <div class={`room${prefs.large ? " large" : ""}`}>
       {head}
       <Highlight piece={highlight} />
-      <div class={`board n${room.n_seats}`} data-testid="board">
+      <div
+        class={`board n${room.n_seats}`}
+        data-testid="board"
+        onClick={(e) => {
+          // a tap on a tile or card lying on the table (a river, a meld, the centre) marks
+          // every visible copy; a second tap on one clears the marks (the hand's own pieces
+          // mark theirs when chosen)
+          const el = (e.target as Element).closest?.(".pc[data-p]") as HTMLElement | null;
+          if (!el || el.closest(".my-hand")) return;
+          const p = el.dataset.p ?? null;
+          setHighlight((old) => (old === p ? null : p));
+        }}
+      >
         {(["top", "left", "right"] as const).map((side) =>
           pos[side] === null ? (
             <div class={`player side-${side} empty`} />
@@ -533,7 +595,7 @@ export function Table(props: {
         )}
         <CenterInfo lang={lang} state={state} />
         <PlayerArea lang={lang} state={state} seat={me} side="bottom" now={now} callout={shown[me]}>
-          {seated && mineInfo.hand !== undefined && !settle ? (
+          {seated && view && mineInfo?.hand !== undefined && !settle ? (
             <>
               <MyHand
                 lang={lang}
@@ -543,8 +605,9 @@ export function Table(props: {
                 legal={game.legal ?? []}
                 turn={game.turn}
                 send={send}
-                aside={mineInfo.dropping ?? mineInfo.que_men ?? null}
-                readyDiscards={view.ready_discards ?? {}}
+                aside={"dropping" in view ? (view.dropping ?? null) : null}
+                readyDiscards={"ready_discards" in view ? (view.ready_discards ?? {}) : {}}
+                running={<RunningScore lang={lang} view={view} />}
                 onHighlight={setHighlight}
                 countdown={game.legal?.length ? <Countdown lang={lang} timer={game.timers.find((t) => t.seat === me)} now={now} testid="my-countdown" /> : null}
               />
@@ -561,12 +624,14 @@ export function Table(props: {
           </button>
         ) : null}
         {seated ? <AutoOptions lang={lang} prefs={prefs} setPrefs={props.setPrefs} cards={isCardVariant(variant)} /> : null}
+        <FairPanel lang={lang} state={state} />
       </div>
       {dialog === "open" && shownSettlement ? (
         <SettlementDialog
           lang={lang}
           title={`${tr(lang, settle ? "settle.title" : "settle.last")} · ${tr(lang, "table.hand", { n: shownSettlement.hand + 1 })}`}
           onClose={() => setDialog("closed")}
+          onLang={props.setLang ? () => props.setLang!(lang === "zh" ? "en" : "zh") : undefined}
           onReady={settle && !over && seated ? () => {
             setReady(true);
             send({ type: "ready" });
@@ -594,5 +659,6 @@ export function Table(props: {
         </button>
       ) : null}
     </div>
+    </Wilds.Provider>
   );
 }

@@ -32,6 +32,17 @@ export interface VariantInfo {
   ruleBook: string | null;
   /** The calculator's win flags for this game, when the server lists them. */
   flags: string[] | null;
+  /** Each scoring item's rule-book ids ("J5, J27"), by item id. */
+  itemRules: Record<string, string>;
+  /** Named, versioned sets of option values (the seed's defaults first). */
+  profiles: Profile[];
+}
+
+export interface Profile {
+  name: string;
+  version: number;
+  options: Record<string, unknown>;
+  label: { zh: string; en: string };
 }
 
 function fieldType(t: unknown, value: unknown, choices: unknown): OptionField["type"] {
@@ -97,8 +108,18 @@ export function normalizeVariant(v: Json): VariantInfo {
     defaultBot: (bots.includes(botInfo.default) ? botInfo.default : null) ?? v.default_bot ?? (bots.includes("greedy") ? "greedy" : (bots[0] ?? null)),
     botNames,
     seatsOption: typeof v.seats_option === "string" ? v.seats_option : null,
-    ruleBook: typeof v.rule_book === "string" && /^https?:\/\//.test(v.rule_book) ? v.rule_book : null,
+    // a web address as it is; a book of the repository is served at /rules/<game>
+    ruleBook: typeof v.rule_book === "string" ? (/^https?:\/\//.test(v.rule_book) ? v.rule_book : `/rules/${v.name}`) : null,
+    itemRules: Object.fromEntries(
+      (Array.isArray(v.items) ? v.items : []).filter((it: Json) => it.id && it.seed).map((it: Json) => [String(it.id), String(it.seed)]),
+    ),
     flags: Array.isArray(v.calculator_flags ?? v.flags) ? (v.calculator_flags ?? v.flags).map(String) : null,
+    profiles: (Array.isArray(v.profiles) ? v.profiles : []).map((p: Json) => ({
+      name: String(p.name),
+      version: typeof p.version === "number" ? p.version : 1,
+      options: p.options && typeof p.options === "object" ? p.options : {},
+      label: label({ zh: p.zh ?? p.name, en: p.en ?? p.name })!,
+    })),
   };
 }
 
@@ -128,6 +149,22 @@ export function changedOptions(fields: OptionField[], values: Record<string, unk
   return out;
 }
 
+/**
+ * The options object for a table of ``profile`` (null: the defaults) with the player's own
+ * values: the profile by name, and beside it only the values that differ from the profile's
+ * (the server applies the profile first, then these).
+ */
+export function profileOptions(fields: OptionField[], profile: Profile | null, values: Record<string, unknown>): Json {
+  if (!profile) return changedOptions(fields, values);
+  const out: Json = { profile: profile.name };
+  for (const f of fields) {
+    if (!(f.name in values)) continue;
+    const base = f.name in profile.options ? profile.options[f.name] : f.default;
+    if (values[f.name] !== base) out[f.name] = values[f.name];
+  }
+  return out;
+}
+
 /** A field's value from its form text; throws with the field's name when it does not parse. */
 export function parseField(f: OptionField, text: string): unknown {
   if (f.type === "bool") return text === "true";
@@ -138,6 +175,23 @@ export function parseField(f: OptionField, text: string): unknown {
     return n;
   }
   return text;
+}
+
+/** The address of a rule-book entry: the book and the first id of ``ids`` ("J5, J27"). */
+export function ruleLink(book: string | null | undefined, ids: string | null | undefined): string | null {
+  const m = /[A-Z]{1,2}\d+/.exec(ids ?? "");
+  return book && m ? `${book}#${m[0].toLowerCase()}` : null;
+}
+
+let once: Promise<VariantInfo[]> | null = null;
+
+/** /api/variants, asked once per page (the table and the settlement read it too). */
+export function variantsOnce(): Promise<VariantInfo[]> {
+  once ??= fetchVariants().catch((e) => {
+    once = null;
+    throw e;
+  });
+  return once;
 }
 
 export async function fetchVariants(): Promise<VariantInfo[]> {

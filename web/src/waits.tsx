@@ -1,8 +1,9 @@
 // Help for the hand, read from the seat's own view: the waits with the copies still unseen,
 // whether each would be a legal win now by self-draw and on a discard (and why not), and
 // Qing'er's gate. Nothing here is computed by the client: without those fields it shows nothing.
-import { anyPieceName, PieceView } from "./faces";
-import { tr, type Lang } from "./i18n";
+import { anyPieceName } from "./faces";
+import { PcButton } from "./pieces";
+import { bracket, tr, type Lang } from "./i18n";
 import { bilingual } from "./names";
 import type { Json } from "./state";
 
@@ -54,6 +55,42 @@ export function viewWaits(lang: Lang, view: Json, seat: number): Wait[] {
     .filter((w: Wait) => w.piece);
 }
 
+export interface GateScore {
+  running: number;
+  threshold: number;
+  /** The running score already clears the gate (more than, or at least, the threshold). */
+  clears: boolean;
+}
+
+/** Qing'er: the seat's running score against the threshold, as its own view states it
+ * (``gate.running``; null before the 见张 is up, for a spectator, in other games). */
+export function gateScore(view: Json): GateScore | null {
+  const g = view?.gate;
+  if (!g || typeof g.running !== "number" || typeof g.threshold !== "number") return null;
+  const clears = g.strict === false ? g.running >= g.threshold : g.running > g.threshold;
+  return { running: g.running, threshold: g.threshold, clears };
+}
+
+/** "分数 37 / 60" beside the hand, with what it counts in its title. */
+export function RunningScore(props: { lang: Lang; view: Json }) {
+  const score = gateScore(props.view);
+  if (!score) return null;
+  const { lang } = props;
+  const text = tr(lang, "help.running", { v: score.running, g: score.threshold });
+  return (
+    <span
+      class={`tag running${score.clears ? " ok" : ""}`}
+      data-testid="running-score"
+      data-running={score.running}
+      data-threshold={score.threshold}
+      title={tr(lang, "help.running.title", { g: score.threshold })}
+      aria-label={text + bracket(lang, tr(lang, "help.running.title", { g: score.threshold }))}
+    >
+      {text}
+    </span>
+  );
+}
+
 function why(lang: Lang, w: Wait): string {
   const parts: string[] = [];
   if (w.selfDraw.ok === false) parts.push(`${tr(lang, "help.selfdraw")}：${w.selfDraw.reason || tr(lang, "help.notwin")}`);
@@ -87,9 +124,7 @@ export function Waits(props: { lang: Lang; variant: string; view: Json; seat: nu
           .join(" · ");
         return (
           <span class={`wait${none ? " no" : ""}${reason && !none ? " partly" : ""}`} data-testid="wait" title={reason || undefined} aria-label={label}>
-            <span class="pc inline" data-p={w.piece}>
-              <PieceView variant={variant} piece={w.piece} lang={lang} />
-            </span>
+            <PcButton variant={variant} piece={w.piece} lang={lang} class="inline" />
             {w.unseen !== null ? <small>×{w.unseen}</small> : null}
             {w.value !== null ? <small class={gate !== null && w.value > gate ? "ok" : "why"}>{tr(lang, "help.value", { v: w.value })}</small> : null}
             {reason ? <small class="why">{reason}</small> : null}

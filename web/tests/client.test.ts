@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { actionPiece, actionVerb, mahjongMeldTiles, parseCards, parseTiles, pieceKey, withoutOne } from "../src/notation";
-import { applyMessage, initialState, settlementParts, sides } from "../src/state";
+import type { JiaxingView } from "../src/schema/server-messages";
+import { applyMessage, initialState, settlementParts, sides, type RoomInfo } from "../src/state";
+import { eventPiece } from "../src/view";
+
+/** A Jiaxing view of seat 0 in ``phase`` with nothing on the table yet. */
+function view(phase: JiaxingView["phase"]): JiaxingView {
+  return { variant: "jiaxing", seat: 0, dealer: 2, phase, current: 3, wall_left: 80, players: [], to_act: [0], legal_actions: [], net: [0, 0, 0, 0] };
+}
 
 describe("notation", () => {
   it("splits tiles sharing a suit letter", () => {
@@ -34,9 +41,21 @@ describe("notation", () => {
 });
 
 describe("messages", () => {
-  const room = { code: "ABCDEF", variant: "jiaxing", n_seats: 4, seats: [], status: "playing" };
+  const room: RoomInfo = {
+    code: "ABCDEF",
+    variant: "jiaxing",
+    n_seats: 4,
+    seats: [],
+    status: "playing",
+    options: {},
+    timers: { turn_seconds: 20, claim_seconds: 8, bank_seconds: 60 },
+    game_id: null,
+    spectators: 0,
+    fair: { scheme: "paiju-fair-1", commitment: "ab".repeat(32), room: "ABCDEF", client_seeds: ["", "", "", ""] },
+  };
+  const match = { dealer: 0, hands: [], hands_played: 1, ledger: [], round_wind: 0, totals: [2, 0, 0, -2] };
   it("keeps the events of the hand and builds the settlement", () => {
-    let s = applyMessage(initialState(), { type: "room", room, you: { seat: 0, host: true } }, 0);
+    let s = applyMessage(initialState(), { type: "room", room, you: { seat: 0, host: true, client_seed: null } }, 0);
     s = applyMessage(s, { type: "hand_start", hand: 0, dealer: 2 }, 0);
     s = applyMessage(
       s,
@@ -45,10 +64,10 @@ describe("messages", () => {
         turn: 5,
         hand: 0,
         events: [{ type: "discard", seat: 3, tile: "4p" }],
-        state: { phase: "claim", players: [] },
+        state: view("claim"),
         legal: ["pass", "hu"],
         to_act: [0],
-        timers: [{ seat: 0, remaining_ms: 68000, bank_ms: 60000, base_ms: 8000 }],
+        timers: [{ seat: 0, remaining_ms: 68000, bank_ms: 60000, base_ms: 8000, deadline_ms: 68000 }],
       },
       1000,
     );
@@ -62,22 +81,31 @@ describe("messages", () => {
         hand: 0,
         events: [
           { type: "win", winners: [0], how: "discard", tile: "4p" },
-          { type: "score", seat: 0, items: [{ id: "fang_pao", name: "放炮", value: 2 }], per_payer: 2 },
+          { type: "score", seat: 0, items: [{ id: "fang_pao", name: "放炮", value: 2 }], hand: "123m", per_payer: 2, counts_as: "discard" },
           { type: "payment", seat: 0, payer: 3, payee: 0, amount: 2, reason: "fang_pao" },
-          { type: "end", net: [2, 0, 0, -2] },
+          {
+            type: "end",
+            net: [2, 0, 0, -2],
+            explanation: {
+              variant: "jiaxing",
+              formula: [{ zh: "每家应付 = 放炮 2 = 2", en: "per payer = dealt in 2 = 2", rule: "J5" }],
+              payments: [{ payer: 3, payee: 0, amount: 2, reason: "fang_pao", zh: "放炮", en: "dealt in", rule: "J5" }],
+              text: { zh: "每家应付 = 放炮 2 = 2", en: "per payer = dealt in 2 = 2" },
+            },
+          },
         ],
-        state: { phase: "end", players: [] },
+        state: view("end"),
         legal: [],
         to_act: [],
         timers: [],
       },
       2000,
     );
-    s = applyMessage(s, { type: "hand_end", hand: 0, winners: [0], net: [2, 0, 0, -2], events: [], state: {}, match: { totals: [2, 0, 0, -2] } }, 3000);
+    s = applyMessage(s, { type: "hand_end", hand: 0, winners: [0], self_drawn: false, exhausted: false, net: [2, 0, 0, -2], state: { phase: "between_hands" }, match, next_hand_ms: null }, 3000);
     expect(s.settlement?.winners).toEqual([0]);
     const parts = settlementParts(s.settlement!.events);
-    expect(parts.win?.tile).toBe("4p");
-    expect(parts.scores[0].per_payer).toBe(2);
+    expect(parts.win && eventPiece(parts.win)).toBe("4p");
+    expect(parts.scores[0]).toMatchObject({ per_payer: 2 });
     expect(parts.payments).toHaveLength(1);
     expect(s.match?.totals).toEqual([2, 0, 0, -2]);
     s = applyMessage(s, { type: "hand_start", hand: 1, dealer: 0 }, 4000);

@@ -2,12 +2,15 @@ import { describe, expect, it } from "vitest";
 import { callouts, cueFor, describeEvent, diceOf, isLeopard, lastDiscard } from "../src/events";
 import { errorText } from "../src/i18n";
 import { botLevelName, seatName, signed } from "../src/names";
-import { autoAction, DEFAULT_PREFS } from "../src/prefs";
-import { splitPayments, uncovered } from "../src/settlement";
-import { initialState } from "../src/state";
-import { dealerStreak, liveTotals } from "../src/table";
-import { changedOptions, normalizeVariant, parseField, seatCount } from "../src/variants";
-import { viewWaits } from "../src/waits";
+import { autoAction, BOT_PACES, DEFAULT_PREFS, loadPrefs, paceMessage, savePrefs } from "../src/prefs";
+import { paymentsApart, splitPayments, type Paid } from "../src/settlement";
+import type { SeatEvent, SeatView } from "../src/schema/server-messages";
+import { initialState, type ClientState } from "../src/state";
+import { CenterInfo, dealerStreak, liveTotals } from "../src/table";
+import { changedOptions, normalizeVariant, parseField, profileOptions, ruleLink, seatCount } from "../src/variants";
+import { h } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { gateScore, RunningScore, viewWaits } from "../src/waits";
 
 describe("formatting", () => {
   it("signs score changes and numbers seats from 1", () => {
@@ -42,21 +45,21 @@ describe("events", () => {
     expect(lastDiscard([{ type: "discard", seat: 0, card: "Qh" }, { type: "draw", seat: 1 }])).toEqual({ seat: 0, piece: "Qh" });
   });
   it("reads the dice and the leopard", () => {
-    expect(diceOf([{ type: "dice", dice: [3, 3] }])).toEqual([3, 3]);
+    expect(diceOf([{ type: "dice", seat: 0, dice: [3, 3] }])).toEqual([3, 3]);
     expect(isLeopard([3, 3])).toBe(true);
     expect(isLeopard([3, 4])).toBe(false);
     expect(isLeopard(null)).toBe(false);
   });
   it("calls out claims on the claiming seat and money paid during the hand", () => {
-    const c = callouts("zh", [{ type: "pong", seat: 2, tile: "5m" }, { type: "payment", payer: 1, payee: 2, amount: 2 }], false);
+    const c = callouts("zh", [{ type: "pong", seat: 2, tile: "5m", from: 1 }, { type: "payment", seat: 2, payer: 1, payee: 2, amount: 2, reason: "gang" }], false);
     expect(c).toEqual([
       { seat: 2, text: "碰", kind: "claim" },
       { seat: 2, text: "+2", kind: "pay" },
       { seat: 1, text: "-2", kind: "pay" },
     ]);
-    expect(callouts("zh", [{ type: "win", winners: [0, 3], how: "discard" }], true).map((x) => x.seat)).toEqual([0, 3]);
-    expect(cueFor([{ type: "discard" }, { type: "kong" }])).toBe("claim");
-    expect(cueFor([{ type: "draw" }])).toBeNull();
+    expect(callouts("zh", [{ type: "win", winners: [0, 3], how: "discard", tile: "5m" }], true).map((x) => x.seat)).toEqual([0, 3]);
+    expect(cueFor([{ type: "discard", seat: 0, tile: "5m" }, { type: "kong", seat: 1, tile: "5m", from: 0 }])).toBe("claim");
+    expect(cueFor([{ type: "draw", seat: 0 }])).toBeNull();
   });
   it("says what happened in words", () => {
     expect(describeEvent("zh", "jiaxing", { type: "discard", seat: 0, tile: "5m" }, name)).toBe("P1 打出 五万");
@@ -67,33 +70,52 @@ describe("events", () => {
 
 describe("settlement parts", () => {
   it("sets kong money paid during the hand apart from the settlement", () => {
-    const ev = [
-      { type: "payment", payer: 1, payee: 0, amount: 2, reason: "ming_gang" },
-      { type: "win", winners: [0] },
-      { type: "payment", payer: 2, payee: 0, amount: 8, reason: "hu" },
+    const ev: SeatEvent[] = [
+      { type: "payment", seat: 0, payer: 1, payee: 0, amount: 2, reason: "gang" },
+      { type: "win", winners: [0], how: "self_draw", tile: "5m" },
+      { type: "payment", seat: 0, payer: 2, payee: 0, amount: 8, reason: "zi_mo" },
     ];
     const { during, settle } = splitPayments(ev);
     expect(during.map((p) => p.amount)).toEqual([2]);
     expect(settle.map((p) => p.amount)).toEqual([8]);
   });
-  it("lists every payment once: the explanation's worded lines, and the events it leaves out", () => {
-    const events = [
-      { payer: 1, payee: 0, amount: 2, reason: "gang" },
-      { payer: 2, payee: 0, amount: 4, reason: "hu" },
-      { payer: 2, payee: 0, amount: 4, reason: "hu" },
+  it("matches settlement payments split by item to the explanation's line per payer", () => {
+    const ev = [
+      { type: "payment", seat: 0, payer: 1, payee: 0, amount: 2, reason: "gang" },
+      { type: "win", winners: [0], how: "self_draw", tile: "5m" },
+      { type: "payment", seat: 0, payer: 2, payee: 0, amount: 4, reason: "men_qing" },
+      { type: "payment", seat: 0, payer: 2, payee: 0, amount: 3, reason: "zhuo_wu_er" },
+      { type: "payment", seat: 0, payer: 3, payee: 0, amount: 9, reason: "diao_yu" },
+    ] satisfies SeatEvent[];
+    const explained: Paid[] = [
+      { payer: 2, payee: 0, amount: 7, reason: "zi_mo", zh: "自摸" },
+      { payer: 3, payee: 0, amount: 5, reason: "zi_mo", zh: "自摸" },
     ];
-    expect(uncovered(events, [{ payer: 2, payee: 0, amount: 8, reason: "hu", zh: "自摸" }])).toEqual([events[0]]);
-    expect(uncovered(events, [{ payer: 2, payee: 0, amount: 5, reason: "hu" }, { payer: 1, payee: 0, amount: 2, reason: "gang" }])).toEqual([
-      { payer: 2, payee: 0, amount: 3, reason: "hu" },
-    ]);
+    const { during, extra } = paymentsApart(ev, explained);
+    // the kong money is not in the explanation: listed apart; 4 + 3 is the explanation's 7
+    expect(during).toEqual([ev[0]]);
+    // what the explanation leaves out of a payer's total stays listed, never hidden
+    expect(extra).toEqual([{ ...ev[4], amount: 4 }]);
+    expect(paymentsApart(ev, explained.concat([{ payer: 1, payee: 0, amount: 2, reason: "gang" }])).during).toEqual([]);
   });
   it("moves the table's scores with the hand's payments, once", () => {
-    const s: any = { ...initialState(), room: { n_seats: 4 }, match: { totals: [5, -5, 0, 0] }, game: { state: { net: [2, -2, 0, 0] } } };
+    const player = (seat: number) => ({ seat, melds: [], discards: "", concealed_count: 13 });
+    const view: SeatView = {
+      variant: "jiaxing", seat: 0, dealer: 0, phase: "act", current: 0, wall_left: 80, to_act: [0], legal_actions: [],
+      net: [2, -2, 0, 0], players: [0, 1, 2, 3].map(player),
+    };
+    const s: ClientState = {
+      ...initialState(),
+      match: { totals: [5, -5, 0, 0] },
+      game: { turn: 3, hand: 0, state: view, legal: [], to_act: [0], timers: [] },
+    };
     expect(liveTotals(s)).toEqual([7, -7, 0, 0]);
-    expect(liveTotals({ ...s, settlement: {} })).toEqual([5, -5, 0, 0]);
+    const settlement = { hand: 0, winners: [], self_drawn: false, exhausted: true, net: [0, 0, 0, 0], events: [], state: view, next_hand_ms: null, received_at: 0, explanation: null };
+    expect(liveTotals({ ...s, settlement })).toEqual([5, -5, 0, 0]);
   });
   it("counts the dealer's streak", () => {
-    expect(dealerStreak({ hands: [{ dealer: 1 }, { dealer: 0 }, { dealer: 0 }] }, 0)).toBe(2);
+    const hand = (dealer: number) => ({ index: 0, dealer, winners: [], self_drawn: false, exhausted: true, net: [0, 0, 0, 0] });
+    expect(dealerStreak({ totals: [0, 0, 0, 0], hands: [hand(1), hand(0), hand(0)] }, 0)).toBe(2);
     expect(dealerStreak(null, 0)).toBe(0);
   });
 });
@@ -155,7 +177,21 @@ describe("/api/variants from Variant.describe()", () => {
     expect(v.defaultBot).toBe("greedy");
     expect(v.botNames.random).toEqual({ zh: "简单", en: "easy" });
     expect(v.names).toEqual({ zh: "青儿", en: "Qing'er" });
-    expect(v.ruleBook).toBeNull(); // a path in the repository, not a web address
+    // a book of the repository is served at /rules/<game>, and rule ids link into it
+    expect(v.ruleBook).toBe("/rules/qinger");
+    expect(ruleLink(v.ruleBook, "Q1")).toBe("/rules/qinger#q1");
+    expect(ruleLink(v.ruleBook, "J5, J27")).toBe("/rules/qinger#j5");
+    expect(ruleLink(null, "Q1")).toBeNull();
+  });
+  it("sends a rule profile by name with only the values that differ from it", () => {
+    const fields = [
+      { name: "hun", type: "bool", default: false, optional: false, label: null, rule: "H1", choices: null, min: null, max: null },
+      { name: "hun_kinds", type: "choice", default: 2, optional: false, label: null, rule: "HA3", choices: [1, 2, 3], min: null, max: null },
+    ] as any;
+    const profile = { name: "jiaxing-hun", version: 1, options: { hun: true }, label: { zh: "", en: "" } };
+    expect(profileOptions(fields, profile, { hun: true, hun_kinds: 1 })).toEqual({ profile: "jiaxing-hun", hun_kinds: 1 });
+    expect(profileOptions(fields, profile, { hun: false })).toEqual({ profile: "jiaxing-hun", hun: false });
+    expect(profileOptions(fields, null, { hun: true, hun_kinds: 2 })).toEqual({ hun: true });
   });
   it("reads bounds, choices and the seats option", () => {
     expect(v.options[0]).toMatchObject({ type: "choice", choices: [3, 4], label: { zh: "人数", en: "players" }, rule: "Q2" });
@@ -182,5 +218,81 @@ describe("help for the hand", () => {
   it("reads Qing'er's waits with the value the gate compares", () => {
     const w = viewWaits("zh", { waits: [{ card: "7h", left: 1, self_draw: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, discard: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, value: 58 }] }, 0);
     expect(w[0]).toMatchObject({ piece: "7h", unseen: 1, value: 58, selfDraw: { ok: false, reason: "不过六十" } });
+  });
+  it("shows Qing'er's running score against the gate beside the hand, in zh and en", () => {
+    const view = { gate: { threshold: 60, strict: true, running: 37 } };
+    expect(gateScore(view)).toEqual({ running: 37, threshold: 60, clears: false });
+    expect(gateScore({ gate: { threshold: 60, strict: true, running: 60 } })!.clears).toBe(false);
+    expect(gateScore({ gate: { threshold: 60, strict: false, running: 60 } })!.clears).toBe(true);
+    expect(gateScore({ gate: { threshold: 60, strict: true, running: 70 } })!.clears).toBe(true);
+    // before the 见张 is up, for a spectator and in the mahjong games: nothing to show
+    expect(gateScore({ gate: { threshold: 60, strict: true, running: null } })).toBeNull();
+    expect(gateScore({ players: [] })).toBeNull();
+    const zh = renderToString(h(RunningScore, { lang: "zh", view }));
+    expect(zh).toContain("分数 37 / 60");
+    expect(zh).toContain('data-testid="running-score"');
+    expect(renderToString(h(RunningScore, { lang: "en", view }))).toContain("Score 37 / 60");
+    expect(renderToString(h(RunningScore, { lang: "zh", view: { gate: { threshold: 60 } } }))).toBe("");
+  });
+});
+
+describe("bot pace", () => {
+  it("is kept per device, and a pace no longer offered falls back to the server's", () => {
+    const store: Record<string, string> = {};
+    (globalThis as any).localStorage = {
+      getItem: (k: string) => store[k] ?? null,
+      setItem: (k: string, v: string) => void (store[k] = v),
+    };
+    expect(loadPrefs().botPace).toBeNull();
+    savePrefs({ ...loadPrefs(), botPace: 1.6 });
+    expect(loadPrefs().botPace).toBe(1.6);
+    expect(paceMessage(loadPrefs())).toEqual({ type: "pace", bot_seconds: 1.6 });
+    store["paiju.prefs"] = JSON.stringify({ botPace: 7 });
+    expect(loadPrefs().botPace).toBeNull();
+    expect(BOT_PACES.map((c) => c.seconds)).toEqual([null, 0.3, 0.8, 1.6]);
+    delete (globalThis as any).localStorage;
+  });
+});
+
+describe("再来一场", () => {
+  it("sends a finished room's house rules as the lobby does: only what differs from the defaults", () => {
+    const fields: any[] = Array.from({ length: 40 }, (_, i) => ({ name: `o${i}`, default: i % 2 === 0 }));
+    const roomOptions: Record<string, unknown> = Object.fromEntries(fields.map((f) => [f.name, f.default]));
+    roomOptions.o3 = true;
+    // every option of the room would be more than a create_room may carry (32)
+    expect(Object.keys(roomOptions).length).toBeGreaterThan(32);
+    expect(changedOptions(fields, roomOptions)).toEqual({ o3: true });
+  });
+});
+
+describe("lists and asides in the page's language", () => {
+  it("joins with 、 in Chinese and commas in English, brackets alike", async () => {
+    const { joinList, bracket } = await import("../src/i18n");
+    expect(joinList("zh", ["机器人 2", "机器人 3"])).toBe("机器人 2、机器人 3");
+    expect(joinList("en", ["Bot 2", "Bot 3"])).toBe("Bot 2, Bot 3");
+    expect(bracket("zh", "普通")).toBe("（普通）");
+    expect(bracket("en", "normal")).toBe(" (normal)");
+  });
+});
+
+describe("the centre", () => {
+  it("shows who knocked and the stake each pair of Qing'er players now plays for", () => {
+    const players = [0, 1, 2].map((seat) => ({
+      seat, plays: true, knocked: seat === 1, melds: [], takeoffs: [], flowers: "", discards: "", concealed_count: 23,
+    }));
+    const view: SeatView = {
+      variant: "qinger", seat: 0, dealer: 0, sitting_out: null, phase: "act", current: 0, stock_left: 40,
+      indicator: "7h", jian_pai: "7", players, to_act: [0], legal_actions: [], net: [0, 0, 0],
+      stakes: [{ seats: [0, 1], stake: 2 }, { seats: [0, 2], stake: 1 }, { seats: [1, 2], stake: 2 }],
+      gate: { threshold: 60, strict: false, running: 12 },
+    };
+    const state: ClientState = {
+      ...initialState(), seat: 0, game: { turn: 3, hand: 0, state: view, legal: [], to_act: [0], timers: [] },
+    };
+    const html = renderToString(h(CenterInfo, { lang: "zh", state }));
+    expect(html).toContain("已敲：2 号位");
+    expect(html).toContain("1 号位（你） 与 2 号位：注 2");
+    expect(html).toContain("1 号位（你） 与 3 号位：注 1");
+    expect(html).toContain("2 号位 与 3 号位：注 2");
   });
 });

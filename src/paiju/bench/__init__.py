@@ -374,29 +374,25 @@ def _versus_riichienv(
     )
 
 
-@register("win_check_winning_riichienv")
-def _win_winning_riichienv(repeats: int, quick: bool) -> dict[str, object]:
-    # riichienv has no bare win check; its shanten is −1 exactly on a complete hand
-    return _versus_riichienv(
-        "win_check_winning_riichienv",
-        ours=MAHJONG.is_complete,
-        inputs=_win_inputs("winning", quick),
-        repeats=repeats,
-        peer_call=lambda m: m.calculate_shanten,
-        peer_name="riichienv.calculate_shanten",
-    )
+def _win_check_riichienv(kind: str) -> BenchFn:
+    name = f"win_check_{kind}_riichienv"
+
+    def bench(repeats: int, quick: bool) -> dict[str, object]:
+        # riichienv has no bare win check; its shanten is −1 exactly on a complete hand
+        return _versus_riichienv(
+            name,
+            ours=MAHJONG.is_complete,
+            inputs=_win_inputs(kind, quick),
+            repeats=repeats,
+            peer_call=lambda m: m.calculate_shanten,
+            peer_name="riichienv.calculate_shanten",
+        )
+
+    return register(name, bench)
 
 
-@register("win_check_random_riichienv")
-def _win_random_riichienv(repeats: int, quick: bool) -> dict[str, object]:
-    return _versus_riichienv(
-        "win_check_random_riichienv",
-        ours=MAHJONG.is_complete,
-        inputs=_win_inputs("random", quick),
-        repeats=repeats,
-        peer_call=lambda m: m.calculate_shanten,
-        peer_name="riichienv.calculate_shanten",
-    )
+_win_check_riichienv("winning")
+_win_check_riichienv("random")
 
 
 @register("shanten_riichienv")

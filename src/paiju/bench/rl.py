@@ -1,12 +1,20 @@
 """``rl_steps``: environment steps per second with observations and action masks.
 
-Ours: :func:`paiju.rl.aec_env` for Jiaxing, the PettingZoo AEC loop (``last()`` gives the
-acting seat's observation planes, scalars and action mask; a random legal action from the
-mask; ``step``), whole hands. Peer: RiichiEnv's environment (Rust core), riichi hands of
-one kyoku, every returned observation encoded with its own ``Observation.encode()`` (74 ×
-34 float32 planes) and answered with a random legal action. A step is one seat's decision
-on both sides. The two sides' timed passes alternate, each over the same number of hands;
-the rate is steps over the median pass time.
+Both sides do the same work, the same number of times: a pass is exactly ``steps``
+decisions (hands from seed 0 on, the last one cut where the count is reached), and each
+decision is: the deciding seat's observation as numpy planes, its action mask as a numpy
+array, a random legal action drawn from the mask (``mask.nonzero()``, then
+``random.Random(0).randrange``: the same source on both sides), one environment step.
+
+Ours: :func:`paiju.rl.aec_env` (``rl_steps``: Jiaxing; ``rl_steps_taixing``,
+``rl_steps_qinger``: the other two games), the PettingZoo AEC loop (``last()`` gives the
+acting seat's planes, scalars and mask; ``step``), default encoder. Peer: RiichiEnv's
+environment (Rust core, riichi, a fresh env of one kyoku per seed), every returned
+observation encoded with its own ``Observation.encode()`` (74 × 34 float32 planes), its
+``mask()`` read as a numpy array, the drawn action code turned into its action by
+``find_action``; a step of RiichiEnv answers every seat it asked at once, so its
+decisions are counted, not its ``step`` calls. The two sides' timed passes alternate;
+the rate is decisions over the median pass's CPU time (``time.process_time``).
 """
 
 from __future__ import annotations
@@ -21,99 +29,127 @@ from typing import Any
 
 from paiju.bench import register, result_line
 
-_HANDS = 40
-_HANDS_QUICK = 4
+STEPS = 8000
+"""Decisions per timed pass, on each side (about 80 mahjong hands)."""
+STEPS_QUICK = 400
+
+PEER = (
+    "riichienv RiichiEnv + Observation.encode + mask (riichi, 1 kyoku a seed); "
+    "both sides: the same decisions a pass, obs + mask each, random legal from the mask"
+)
 
 
-def _ours(variant: str) -> Callable[[list[int]], int]:
-    import numpy as np
-
+def _ours(variant: str) -> Callable[[int], int]:
     from paiju.rl import aec_env
 
     env = aec_env(variant)
 
-    def run(seeds: list[int]) -> int:
-        rng = np.random.default_rng(0)
-        steps = 0
-        for seed in seeds:
+    def run(steps: int) -> int:
+        # numpy's Generator costs a few microseconds a call, more than the choice is
+        # worth: Python's, on both sides
+        rng = random.Random(0)
+        done = 0
+        seed = 0
+        while done < steps:
             env.reset(seed=seed)
+            seed += 1
             for _agent in env.agent_iter():
                 obs, _, term, trunc, _ = env.last()
                 if term or trunc:
                     env.step(None)
                     continue
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
-                steps += 1
-        return steps
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
+                done += 1
+                if done == steps:
+                    break
+        return done
 
     return run
 
 
-def _riichienv() -> Callable[[list[int]], int]:
+def _riichienv() -> Callable[[int], int]:
     import numpy as np
 
     # riichienv ships no type information: reach it through importlib, typed as Any
     riichienv: Any = importlib.import_module("riichienv")
     RiichiEnv = riichienv.RiichiEnv
+    f32, u8 = np.dtype(np.float32), np.dtype(np.uint8)
 
-    def run(seeds: list[int]) -> int:
+    def run(steps: int) -> int:
         rng = random.Random(0)
-        steps = 0
-        for seed in seeds:
+        done = 0
+        seed = 0
+        while done < steps:
             env = RiichiEnv(game_mode=0, skip_mjai_logging=True, seed=seed)
+            seed += 1
             obs = env.reset()
-            while not env.done():
+            while done < steps and not env.done():
                 actions = {}
                 for pid, o in obs.items():
-                    np.frombuffer(o.encode(), dtype=np.float32)
-                    actions[pid] = rng.choice(o.legal_actions())
-                steps += len(actions)
+                    np.frombuffer(o.encode(), f32).reshape(74, 34)
+                    legal = np.frombuffer(o.mask(), u8).nonzero()[0]
+                    actions[pid] = o.find_action(int(legal[rng.randrange(len(legal))]))
+                    done += 1
+                    if done == steps:
+                        break
                 obs = env.step(actions)
-        return steps
+        return done
 
     return run
 
 
-def _timed(run: Callable[[list[int]], int], seeds: list[int]) -> tuple[int, float]:
-    start = time.perf_counter()
-    steps = run(seeds)
-    return steps, time.perf_counter() - start
+def _timed(run: Callable[[int], int], steps: int) -> tuple[int, float]:
+    # CPU time of this process: both sides run in it, one thread each, so the other
+    # jobs on a shared machine count less than in wall-clock time
+    start = time.process_time()
+    done = run(steps)
+    return done, time.process_time() - start
 
 
-@register("rl_steps")
-def _rl_steps(repeats: int, quick: bool) -> dict[str, object]:
-    seeds = list(range(_HANDS_QUICK if quick else _HANDS))
+def _rl_steps(name: str, variant: str, repeats: int, quick: bool) -> dict[str, object]:
+    steps = STEPS_QUICK if quick else STEPS
     try:
-        ours = _ours("jiaxing")
+        ours = _ours(variant)
     except ImportError as exc:
-        print(f"paiju bench: rl_steps: the rl extra is not installed ({exc})", file=sys.stderr)
-        return result_line("rl_steps", 0.0, None, None)
+        print(f"paiju bench: {name}: the rl extra is not installed ({exc})", file=sys.stderr)
+        return result_line(name, 0.0, None, None)
     try:
-        theirs: Callable[[list[int]], int] | None = _riichienv()
+        theirs: Callable[[int], int] | None = _riichienv()
     except ImportError as exc:
-        print(f"paiju bench: rl_steps: riichienv unavailable ({exc})", file=sys.stderr)
+        print(f"paiju bench: {name}: riichienv unavailable ({exc})", file=sys.stderr)
         theirs = None
     # one untimed pass each: our analyser fills its group tables on first sight (as in
     # every other bench line), RiichiEnv warms its own caches
-    ours(seeds)
+    ours(steps)
     if theirs is not None:
-        theirs(seeds)
+        theirs(steps)
     our_times, their_times = [], []
-    our_steps = their_steps = 0
     for _ in range(max(1, repeats)):
-        our_steps, t = _timed(ours, seeds)
+        done, t = _timed(ours, steps)
         our_times.append(t)
         if theirs is not None:
-            their_steps, t = _timed(theirs, seeds)
+            their_done, t = _timed(theirs, steps)
             their_times.append(t)
-    our_rate = our_steps / max(statistics.median(our_times), 1e-9)
+            if their_done != done:
+                raise RuntimeError(f"{name}: {done} steps ours, {their_done} theirs")
+    our_rate = steps / max(statistics.median(our_times), 1e-9)
     if theirs is None:
-        return result_line("rl_steps", our_rate, "riichienv", None)
-    their_rate = their_steps / max(statistics.median(their_times), 1e-9)
-    return result_line(
-        "rl_steps",
-        our_rate,
-        "riichienv RiichiEnv + Observation.encode (riichi, 1 kyoku)",
-        their_rate,
-    )
+        return result_line(name, our_rate, "riichienv", None)
+    their_rate = steps / max(statistics.median(their_times), 1e-9)
+    return result_line(name, our_rate, PEER, their_rate)
+
+
+@register("rl_steps")
+def _rl_steps_jiaxing(repeats: int, quick: bool) -> dict[str, object]:
+    return _rl_steps("rl_steps", "jiaxing", repeats, quick)
+
+
+@register("rl_steps_taixing")
+def _rl_steps_taixing(repeats: int, quick: bool) -> dict[str, object]:
+    return _rl_steps("rl_steps_taixing", "taixing", repeats, quick)
+
+
+@register("rl_steps_qinger")
+def _rl_steps_qinger(repeats: int, quick: bool) -> dict[str, object]:
+    return _rl_steps("rl_steps_qinger", "qinger", repeats, quick)

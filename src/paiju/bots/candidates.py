@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from paiju.bots.simple import _ukeire, unseen_counts
-from paiju.components.analysis import MAHJONG, QINGER
+from paiju.bots.simple import _ukeire, reader, unseen_counts
+from paiju.components.analysis import QINGER
 from paiju.engine import actions as A
 from paiju.engine.mahjong import ACT, MahjongHand
 from paiju.variants.qinger import hand as Q
@@ -26,10 +26,11 @@ def mahjong_candidates(hand: MahjongHand, seat: int, legal: Sequence[int], keep:
     counts = bytearray(hand.counts[seat])
     declared = len(hand.melds[seat])
     discards = [a for a in legal if a < 34]
+    shanten = reader(hand, seat).shanten
     ranked: list[tuple[int, float, int]] = []
     for a in discards:
         counts[a] -= 1
-        ranked.append((MAHJONG.shanten(bytes(counts), declared), 0, a))
+        ranked.append((shanten(bytes(counts), declared), 0, a))
         counts[a] += 1
     ranked.sort()
     if len(ranked) > keep:
@@ -39,7 +40,7 @@ def mahjong_candidates(hand: MahjongHand, seat: int, legal: Sequence[int], keep:
         scored = []
         for sh, _, a in close:
             counts[a] -= 1
-            scored.append((sh, -_ukeire(counts, declared, sh, unseen), a))
+            scored.append((sh, -_ukeire(counts, declared, sh, unseen, shanten=shanten), a))
             counts[a] += 1
         ranked = sorted(scored)[:keep]
     top = [a for _, _, a in ranked]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from paiju.bots.greedy import greedy_bot
+from paiju.bots.greedy_values import GreedyJudge
 from paiju.bots.simple import RandomBot
 from paiju.bots.strong import DEFAULT_BUDGET, StrongBot
 from paiju.engine.match import Decide
 
 LEVELS = ("random", "greedy", "strong", "learned")
-"""Every bot level there is; a game offers those of its Variant's ``bot_levels``, and
-``learned`` wherever trained weights for it are installed (the ``rl`` extra)."""
+"""Every bot level there is; a game offers those of its Variant's ``bot_levels``
+(``learned`` only where weights ship, ``paiju/bots/weights/<variant>.npz``). ``learned``
+is made for any game, so that a training run can be evaluated before it ships
+(``PAIJU_LEARNED_WEIGHTS``)."""
 
 
 def make_bot(name: str, seed: int = 0, variant: str = "jiaxing") -> Decide:
@@ -43,5 +45,6 @@ def make_player(
     if name == "strong":
         return StrongBot(seed, variant, budget=budget or DEFAULT_BUDGET, search=search)
     if name == "greedy":
-        return greedy_bot(variant, seed)
+        # the greedy level plays through the function review reads (its values skipped)
+        return GreedyJudge(variant, seed)
     return RandomBot(seed)

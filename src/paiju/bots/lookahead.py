@@ -23,19 +23,33 @@ are told apart, where a Monte Carlo estimate at the same budget is noise (see
 docs/bots.md). Hands two or more from ready keep greedy's shanten with a pong-aware
 tie-break (:func:`_far_discard`): a measured depth-two search was worse.
 
+With wild tiles (Jiaxing 混儿) the same search reads the hand with the rules' wild-aware
+shanten and waits (:func:`paiju.bots.simple.reader`): a drawn 混儿 completes every ready
+hand but no other seat ever discards one to win on, a 混儿 is never the discard kept after
+a draw when the rules forbid it, and each win is scored with the indicator, so the 混儿
+fans (混儿吊, 没混儿, 捉伍儿, 龙, 本混儿龙, 杠开) are weighed like any other item. Two
+things change with wilds because the game does: hands end about twice as fast (the
+hazard is :data:`WILD_HAZARD`), and a ready concealed hand wins often by its own draw (every
+混儿 completes it, and a self-draw is paid by all three, 门清 too), so a discard win is
+passed when playing on is worth more, less what losing the hand to another seat costs
+(:data:`BEATEN_COST`; :attr:`Model.wait_for_self_draw`). For the same reason every hand is
+ranked net of that cost times its chance of not winning (:attr:`Model.count_beaten`): a
+win spares the payment to another winner, so a quicker wait may beat a bigger one.
+
 What it reads: the seat's own tiles and melds, the unseen counts (the whole set minus
-everything the seat sees), whose turn, the tile on offer, and the rules (to score).
+everything the seat sees), whose turn, the tile on offer, the indicator, and the rules (to
+score).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paiju.bots.determinize import determinize
-from paiju.bots.simple import _ukeire, unseen_counts
+from paiju.bots.simple import Reader, _ukeire, reader, unseen_counts
 from paiju.bots.values import Evaluation, Value
-from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import Tile
 from paiju.engine import actions as A
 from paiju.engine.mahjong import ACT, CLAIM, MahjongHand
@@ -52,6 +66,15 @@ unseen tiles (players keep what they need, so a little under 1)."""
 MAX_SHANTEN = 1
 """Deepest hand searched by default: ready (0) or one from ready (1)."""
 
+WILD_HAZARD = 0.22
+""":data:`HAZARD` with wild tiles (Jiaxing 混儿): greedy hands then end after about five
+go-rounds (300 hands: 5.2, every one won) against about ten without, so the chance that
+another seat ends the hand on a go-round is nearly doubled."""
+
+BEATEN_COST = 2.2
+"""Points a seat loses, on average, when another seat wins the hand (greedy with 混儿,
+300 hands: 2.23): what playing on risks, beside the win it hopes for."""
+
 
 @dataclass(frozen=True)
 class Model:
@@ -66,10 +89,25 @@ class Model:
     weigh each discard's chance of dealing in; 0: no defence."""
     deal_in_cost: float = 2.5
     """Points a deal-in costs, on average, when danger is weighed."""
+    wild_hazard: float = WILD_HAZARD
+    """The hazard used instead of ``hazard`` when the hand has wild kinds."""
+    wait_for_self_draw: bool = True
+    """With wild kinds: pass a discard win when playing the ready hand on is worth more
+    (a drawn 混儿 completes it, and a self-draw pays from all three, 门清 too), less
+    ``beaten_cost`` times the chance another seat wins first."""
+    beaten_cost: float = BEATEN_COST
+    count_beaten: bool = True
+    """With wild kinds: value each hand net of ``beaten_cost`` times the chance that
+    another seat wins it first (with 混儿 every hand is won by someone), so that a win
+    counts for the payment it spares as well as for what it pays. Without it the search
+    weighs only its own wins, and a slow wide wait for a few points more beats a quick one."""
 
     def __post_init__(self) -> None:
-        if not 0 < self.hazard < 1:
-            raise ValueError(f"hazard must lie strictly between 0 and 1, not {self.hazard}")
+        for name in ("hazard", "wild_hazard"):
+            if not 0 < getattr(self, name) < 1:
+                raise ValueError(
+                    f"{name} must lie strictly between 0 and 1, not {getattr(self, name)}"
+                )
         if not 0 <= self.discard_rate <= 1:
             raise ValueError(f"discard_rate must lie in [0, 1], not {self.discard_rate}")
         if not 0 <= self.depth <= 2:
@@ -98,13 +136,19 @@ class WinLookahead:
         self.declared = len(self.melds)
         self.unseen = list(unseen if unseen is not None else unseen_counts(hand, seat))
         self.total = max(1, sum(self.unseen))
-        self.hazard = model.hazard
+        self.model = model
+        self.hazard = model.wild_hazard if hand.rules.wild_kinds else model.hazard
         self.discard_rate = model.discard_rate
         self.depth = model.depth
         self.can_win = hand.rules.may_win(hand, seat)
+        self.bonus = model.beaten_cost if hand.rules.wild_kinds and model.count_beaten else 0.0
+        """What each win is worth beyond its payment: the loss it spares (0 without wilds)."""
+        self.reader: Reader = reader(hand, seat)
+        self._hun = Tile(hand.indicator) if hand.indicator >= 0 else None
         self._memo: dict[bytes, float] = {}
         self._gain: dict[tuple[bytes, int, bool, WinType, int | None], float] = {}
         self._chance: dict[bytes, float] = {}
+        self._utility: dict[bytes, float] = {}
         self._flags = frozenset([hand.rules.ready_flag] if hand.ready[seat] else [])
         self._flowers = tuple(Tile(f) for f in hand.flowers[seat])
         n = len(hand.counts)
@@ -146,6 +190,7 @@ class WinLookahead:
                 draw_streak=hand.rules.draw_streak,
                 leopard=hand.leopard,
                 n_seats=len(hand.counts),
+                hun=self._hun,
             )
             if hand.rules.accepts(hand, win):
                 result = hand.rules.score(win)
@@ -163,8 +208,19 @@ class WinLookahead:
         complete hand (3n + 1 tiles with the melds); 0 beyond the model's depth."""
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = self._value(key, False)
+            got = self._memo[key] = self._value(key, _POINTS)
         return got
+
+    def net(self, key: bytes) -> float:
+        """What the search ranks hands by: :meth:`value` less :attr:`bonus` times the
+        chance of not winning, where each step (the discard kept after a draw) maximizes
+        that same figure. Equal to :meth:`value` without wilds."""
+        if not self.bonus:
+            return self.value(key)
+        got = self._utility.get(key)
+        if got is None:
+            got = self._utility[key] = self._value(key, _UTILITY)
+        return got - self.bonus
 
     def chance(self, key: bytes) -> float:
         """The chance of winning at all from ``key``, in the same model as :meth:`value`
@@ -172,25 +228,39 @@ class WinLookahead:
         the one that keeps the chance highest)."""
         got = self._chance.get(key)
         if got is None:
-            got = self._chance[key] = self._value(key, True)
+            got = self._chance[key] = self._value(key, _CHANCE)
         return got
 
-    def _gain_of(self, full: bytes, tile: int, self_drawn: bool, chance: bool) -> float:
+    def _gain_of(self, full: bytes, tile: int, self_drawn: bool, mode: int) -> float:
         gain = self.win_gain(full, tile, self_drawn)
-        return float(gain > 0) if chance else gain
+        if mode == _CHANCE:
+            return float(gain > 0)
+        if mode == _UTILITY and gain > 0:
+            return gain + self.bonus
+        return gain
 
-    def _value(self, key: bytes, chance: bool) -> float:
+    def _of(self, key: bytes, mode: int) -> float:
+        if mode == _CHANCE:
+            return self.chance(key)
+        if mode == _UTILITY:
+            return self.net(key) + self.bonus
+        return self.value(key)
+
+    def _value(self, key: bytes, mode: int) -> float:
         declared = self.declared
-        sh = MAHJONG.shanten(key, declared)
+        read = self.reader
+        shanten = read.shanten
+        sh = shanten(key, declared)
         if sh > self.depth:
             return 0.0
         unseen, total, keep = self.unseen, self.total, 1.0 - self.hazard
         counts = bytearray(key)
         if sh == 0:
             p_draw = 0.0
+            p_discard = 0.0
             draw_gain = 0.0
             ron_gain = 0.0
-            for w in MAHJONG.waits(key, declared):
+            for w in read.waits(key, declared):
                 if not unseen[w]:
                     continue
                 p = unseen[w] / total
@@ -198,12 +268,17 @@ class WinLookahead:
                 full = bytes(counts)
                 counts[w] -= 1
                 p_draw += p
-                draw_gain += p * self._gain_of(full, w, True, chance)
-                ron_gain += p * self._gain_of(full, w, False, chance)
+                draw_gain += p * self._gain_of(full, w, True, mode)
+                # a 混儿 is drawn, never won off another seat (it is not discarded, and
+                # where a dead hand may let one go nobody may claim it)
+                if w not in read.wild:
+                    p_discard += p
+                    ron_gain += p * self._gain_of(full, w, False, mode)
             if p_draw == 0.0:
                 return 0.0
-            p_ron = 1.0 - (1.0 - self.discard_rate * p_draw) ** 3
-            gain = p_ron * ron_gain / p_draw + (1.0 - p_ron) * draw_gain
+            p_ron = 1.0 - (1.0 - self.discard_rate * p_discard) ** 3
+            ron = p_ron * ron_gain / p_discard if p_discard else 0.0
+            gain = ron + (1.0 - p_ron) * draw_gain
             stay = (1.0 - p_ron) * (1.0 - p_draw)
             return keep * gain / (1.0 - keep * stay)
         gain = 0.0
@@ -213,20 +288,25 @@ class WinLookahead:
             if not unseen[k] or counts[k] >= 4:
                 continue
             counts[k] += 1
-            if MAHJONG.shanten(bytes(counts), declared) == target:
+            if shanten(bytes(counts), declared) == target:
                 best = 0.0
                 for d in range(34):
-                    if counts[d] and (d != k or counts[d] > 1):
+                    if counts[d] and (d != k or counts[d] > 1) and read.discardable[d]:
                         counts[d] -= 1
                         after = bytes(counts)
                         counts[d] += 1
-                        if MAHJONG.shanten(after, declared) == target:
-                            best = max(best, self.chance(after) if chance else self.value(after))
+                        if shanten(after, declared) == target:
+                            best = max(best, self._of(after, mode))
                 p = unseen[k] / total
                 gain += p * best
                 p_better += p
             counts[k] -= 1
         return keep * gain / (1.0 - keep * (1.0 - p_better))
+
+
+_POINTS, _CHANCE, _UTILITY = 0, 1, 2
+"""What :meth:`WinLookahead._value` sums: points, the chance of a win, or points plus
+:attr:`WinLookahead.bonus` for each win."""
 
 
 def lookahead_action(
@@ -259,6 +339,14 @@ def lookahead_evaluation(
     win taken and its alternatives, the kongs, the discards of a hand two from ready
     (with a depth-two model, though the choice stays the tie-break's), and each discard's
     deal-in chance (``model.danger_samples`` or 24 samples)."""
+    if (
+        A.HU in legal
+        and hand.phase == CLAIM
+        and hand.rules.wild_kinds
+        and model.wait_for_self_draw
+        and A.ZIMO not in legal
+    ):
+        return _win_or_wait(hand, seat, legal, model)
     if A.ZIMO in legal or A.HU in legal or (A.DECLARE in legal and default == A.DECLARE):
         values = _all_values(hand, seat, legal, model, detail) if detail else {}
         return Evaluation(default, "rule", values, frozenset([default]))
@@ -267,6 +355,20 @@ def lookahead_evaluation(
     if hand.phase == CLAIM and (A.PONG in legal or A.KONG in legal):
         return _claim(hand, seat, legal, default, model, detail=detail)
     return Evaluation(default, "greedy", {}, frozenset([default]))
+
+
+def _win_or_wait(hand: MahjongHand, seat: int, legal: Sequence[int], model: Model) -> Evaluation:
+    """With wild kinds, a discard win against playing the ready hand on: passing keeps
+    the hand's value (its self-draws, a drawn 混儿 among them, and later discard wins)
+    less :attr:`Model.beaten_cost` times the chance of not winning it."""
+    values = _window_values(hand, seat, legal, model, wide=True)
+    win, stay = values[A.HU], values[A.PASS]
+    later = stay.points or 0.0
+    if not model.count_beaten:  # the values do not count it yet
+        later -= (1.0 - (stay.win or 0.0)) * model.beaten_cost
+    if later > (win.points or 0.0):
+        return Evaluation(A.PASS, "lookahead", values, frozenset([A.PASS]))
+    return Evaluation(A.HU, "rule", values, frozenset([A.HU]))
 
 
 def _all_values(
@@ -279,7 +381,7 @@ def _all_values(
 
 
 def _chance_value(look: WinLookahead, key: bytes) -> Value:
-    return Value(points=look.value(key), win=look.chance(key))
+    return Value(points=look.net(key), win=look.chance(key))
 
 
 def _turn_values(
@@ -299,7 +401,8 @@ def _turn_values(
     look = WinLookahead(hand, seat, hand.melds[seat], model=model)
     if detail and model.depth < 2:
         keys = {a: _after(counts, a) for a in legal if a < 34}
-        if keys and min(MAHJONG.shanten(k, declared) for k in keys.values()) > model.depth:
+        shanten = look.reader.shanten
+        if keys and min(shanten(k, declared) for k in keys.values()) > model.depth:
             look = WinLookahead(hand, seat, hand.melds[seat], model=_deeper(model))
     values: dict[int, Value] = {}
     for a in legal:
@@ -343,17 +446,11 @@ def _turn_values(
 
 
 def look_model(look: WinLookahead) -> Model:
-    return Model(hazard=look.hazard, discard_rate=look.discard_rate, depth=look.depth)
+    return look.model
 
 
 def _deeper(model: Model) -> Model:
-    return Model(
-        hazard=model.hazard,
-        discard_rate=model.discard_rate,
-        depth=2,
-        danger_samples=model.danger_samples,
-        deal_in_cost=model.deal_in_cost,
-    )
+    return dataclasses.replace(model, depth=2)
 
 
 def _after(counts: bytearray, tile: int) -> bytes:
@@ -385,7 +482,7 @@ def _window_values(
         counts[tile] -= 2
         best: Value | None = None
         for d in range(34):
-            if counts[d]:
+            if counts[d] and stay.reader.discardable[d]:
                 v = _chance_value(look, _after(counts, d))
                 if best is None or (v.points or 0.0) > (best.points or 0.0):
                     best = v
@@ -433,7 +530,8 @@ def _discard(
     declared = len(hand.melds[seat])
     options = sorted({a for a in legal if a < 34})
     after = {a: _after(counts, a) for a in options}
-    shanten = {a: MAHJONG.shanten(k, declared) for a, k in after.items()}
+    read = reader(hand, seat)
+    shanten = {a: read.shanten(k, declared) for a, k in after.items()}
     wide = _turn_values(hand, seat, legal, model, detail, wide=True) if detail else {}
     if min(shanten.values()) > model.depth:
         choice, ties = _far_discard(
@@ -445,10 +543,12 @@ def _discard(
             base=base,
             default=default,
             discard_rate=model.discard_rate,
+            read=read,
         )
         return Evaluation(choice, "greedy", wide, ties)
     look = WinLookahead(hand, seat, hand.melds[seat], model=model)
-    values = {a: look.value(k) for a, k in after.items()}
+    # a 混儿 discard (only where a dead hand may make one) leaves a hand that cannot win
+    values = {a: -look.bonus if a in read.wild else look.net(k) for a, k in after.items()}
     if model.danger_samples:
         risk = deal_in_chances(hand, seat, options, model.danger_samples)
         values = {a: (1.0 - risk[a]) * v - risk[a] * model.deal_in_cost for a, v in values.items()}
@@ -481,7 +581,7 @@ def deal_in_chances(
         waits: set[int] = set()
         for s in range(len(det.counts)):
             if s != seat and det.rules.may_win(det, s):
-                waits.update(MAHJONG.waits(bytes(det.counts[s][:34]), len(det.melds[s])))
+                waits.update(reader(det, s).waits(bytes(det.counts[s][:34]), len(det.melds[s])))
         for t in tiles:
             if t in waits:
                 hits[t] += 1
@@ -498,6 +598,7 @@ def _far_discard(
     base: int,
     default: int,
     discard_rate: float,
+    read: Reader,
 ) -> tuple[int, frozenset[int]]:
     """Two or more from ready: greedy's lowest shanten, but its tie-break (ukeire) counts
     an improving tile the hand holds a pair of as also coming from the three others'
@@ -511,7 +612,11 @@ def _far_discard(
     unseen = unseen_counts(hand, seat)
     declared = len(hand.melds[seat])
     pong = 1.0 + 3.0 * discard_rate
-    score = {a: _ukeire(bytearray(after[a]), declared, best, unseen, pong) for a in top}
+    wild_aware = read.shanten
+    score = {
+        a: _ukeire(bytearray(after[a]), declared, best, unseen, pong, shanten=wild_aware)
+        for a in top
+    }
     choice = max(top, key=lambda a: (score[a], a == base))
     ties = frozenset(
         t for a in top if score[a] == score[choice] for t in (a, A.TING + a) if t in legal
@@ -532,7 +637,7 @@ def _claim(
 ) -> Evaluation:
     """Pong (or kong) the tile on offer, or pass: whichever leaves the better hand."""
     counts = bytes(hand.counts[seat][:34])
-    if MAHJONG.shanten(counts, len(hand.melds[seat])) > model.depth:
+    if reader(hand, seat).shanten(counts, len(hand.melds[seat])) > model.depth:
         values = _window_values(hand, seat, legal, _deeper(model), wide=True) if detail else {}
         return Evaluation(default, "greedy", values, frozenset([default]))
     values = _window_values(hand, seat, legal, model, wide=detail)

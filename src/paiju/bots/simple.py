@@ -7,10 +7,13 @@ Both decide from ``legal_actions(seat)``, the seat's own tiles and public inform
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from paiju.components.analysis import MAHJONG
 from paiju.engine import actions as A
 from paiju.engine.mahjong import MahjongHand
+from paiju.variants.taixing.scoring import dropping_suit
 
 
 class RandomBot:
@@ -171,22 +174,14 @@ def _flower_pong(hand: MahjongHand, seat: int) -> bool:
 
 
 def void_suit(hand: MahjongHand, seat: int) -> int | None:
-    """The number suit (0 万, 1 筒, 2 索) ``seat`` should give up for 缺门: the one it
-    holds fewest tiles of, melds included, among suits it has not melded; None when a
-    suit is already missing (or every suit is melded)."""
-    totals = [sum(hand.counts[seat][s * 9 : s * 9 + 9]) for s in range(3)]
-    melded = set()
-    for m in hand.melds[seat]:
-        tile = int(m.tile)
-        if tile < 27:
-            totals[tile // 9] += m.type.size
-            melded.add(tile // 9)
-    if 0 in totals:
+    """The number suit (0 万, 1 筒, 2 索) ``seat`` should give up for 缺门: the rules' own
+    choice (the one it holds fewest tiles of, melds included, among suits it has not
+    melded); None when a suit is already missing (or every suit is melded)."""
+    suit = dropping_suit(hand.counts[seat], hand.melds[seat])
+    if suit is None:
         return None
-    free = [s for s in range(3) if s not in melded]
-    if not free:
-        return None
-    return min(free, key=lambda s: (totals[s], s))
+    held = sum(hand.counts[seat][suit * 9 : suit * 9 + 9])
+    return suit if held else None
 
 
 def _would_seal(hand: MahjongHand, seat: int, tile: int, unseen: list[int]) -> bool:
@@ -213,10 +208,12 @@ def _shanten_without(counts: bytearray, k: int, declared: int) -> int:
 
 def unseen_counts(hand: MahjongHand, seat: int) -> list[int]:
     """Copies of each of the 34 kinds that ``seat`` has not seen (own tiles, every meld,
-    every discard)."""
+    every discard, a turned-up indicator set aside)."""
     seen = [0] * 34
     for k, n in enumerate(hand.counts[seat][:34]):
         seen[k] += n
+    for t in hand.set_aside:
+        seen[t] += 1
     for s in range(len(hand.counts)):
         for t in hand.discards[s]:
             seen[t] += 1
@@ -227,7 +224,13 @@ def unseen_counts(hand: MahjongHand, seat: int) -> list[int]:
 
 
 def _ukeire(
-    counts: bytearray, declared: int, sh: int, unseen: list[int], pair_weight: float = 1
+    counts: bytearray,
+    declared: int,
+    sh: int,
+    unseen: list[int],
+    pair_weight: float = 1,
+    *,
+    shanten: Callable[[bytes, int], int] = MAHJONG.shanten,
 ) -> float:
     """Unseen tiles that would lower the shanten below ``sh``; one the hand holds a pair
     of counts ``pair_weight`` times (it may also come as a pong of another's discard)."""
@@ -235,13 +238,54 @@ def _ukeire(
     for k in range(34):
         if unseen[k] and counts[k] < 4:
             counts[k] += 1
-            if MAHJONG.shanten(bytes(counts), declared) < sh:
+            if shanten(bytes(counts), declared) < sh:
                 total += unseen[k] * (pair_weight if counts[k] == 3 else 1)
             counts[k] -= 1
     return total
 
 
 # -- wild tiles (Jiaxing 混儿) ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reader:
+    """How the bots read one seat's concealed counts: exact shanten, the waits of a hand
+    one tile short, and which kinds it may discard and still win. Without wild kinds this
+    is the plain analyser; with them (Jiaxing 混儿) the rules' wild-aware one, where a
+    drawn 混儿 completes every ready hand and a 混儿 is never discarded (the rules forbid
+    it by default, and where they allow it the hand is dead)."""
+
+    shanten: Callable[[bytes, int], int]
+    waits: Callable[[bytes, int], list[int]]
+    discardable: tuple[bool, ...]
+    wild: frozenset[int]
+
+
+PLAIN = Reader(MAHJONG.shanten, MAHJONG.waits, (True,) * 34, frozenset())
+
+
+def reader(hand: MahjongHand, seat: int) -> Reader:
+    """The :class:`Reader` of ``seat`` in ``hand`` (:data:`PLAIN` without wild kinds)."""
+    rules = hand.rules
+    # the rules' own analysis where the plain tables do not answer (混儿, or Jiaxing's
+    # seven pairs switched off)
+    if rules.standard_analysis():
+        return PLAIN
+    memo: dict[tuple[bytes, int], int] = {}
+
+    def shanten(key: bytes, declared: int) -> int:
+        got = memo.get((key, declared))
+        if got is None:
+            got = memo[key, declared] = rules.shanten(hand, seat, key, declared)
+        return got
+
+    def waits(key: bytes, declared: int) -> list[int]:
+        return rules.waits_of(hand, seat, key, declared)
+
+    wild = frozenset(rules.wild_kinds)
+    # a 混儿 let go (where ``hun_discard`` is ``dead_hand``) ends the seat's chance to win:
+    # never a discard the search keeps a hand alive by
+    return Reader(shanten, waits, tuple(k not in wild for k in range(34)), wild)
 
 
 def wild_greedy(hand: MahjongHand, seat: int, legal: list[int], rng: random.Random) -> int:
@@ -268,8 +312,12 @@ def wild_greedy(hand: MahjongHand, seat: int, legal: list[int], rng: random.Rand
                     return action
         return A.PASS
     unseen = unseen_counts(hand, seat)
+    wild = set(rules.wild_kinds)
+    # where a dead hand may let a 混儿 go (hun_discard dead_hand), doing so ends the seat's
+    # chance to win: only when nothing else is left
+    keep = [a for a in legal if a not in wild] or legal
     scored: list[tuple[int, int]] = []
-    for action in legal:
+    for action in keep:
         if action < 34:
             counts[action] -= 1
             scored.append((shanten(counts, declared), action))

@@ -14,7 +14,9 @@ choice, review (:mod:`paiju.review`) reads the values too.
 
 What the bot reads of the real hand: ``legal_actions(seat)``, its own tiles, and public
 state (melds, discards, flowers, wall size, whose turn, the tile on offer, feeding counts,
-ready declarations). The copies it searches are the hand's own determinizations, whose
+ready declarations, the indicator). With wild tiles (Jiaxing 混儿) both searches read the
+hand with the rules' wild-aware shanten and waits, and every win is scored with its 混儿
+fans. The copies it searches are the hand's own determinizations, whose
 claim windows the hand rebuilds from the sampled tiles: who else may claim is not read.
 """
 
@@ -26,6 +28,7 @@ from typing import Any
 
 from paiju.bots.candidates import DEFAULT_CANDIDATES, mahjong_candidates, qinger_candidates
 from paiju.bots.greedy import greedy_bot
+from paiju.bots.greedy_values import WIN_POINTS, mahjong_values
 from paiju.bots.lookahead import DEFAULT_MODEL, Model, lookahead_evaluation
 from paiju.bots.montecarlo import RolloutBot, pick, sample
 from paiju.bots.simple import RandomBot
@@ -108,6 +111,7 @@ class StrongBot:
         # the real decision's default and ranking come from greedy, whatever finishes
         # the sampled hands
         self._fallback = greedy_bot(variant, seed)
+        self._drops_suit = bot_facts(variant).greedy_bot == "taixing_greedy"
         self._decisions = 0
         self.samples: list[int] = []
         """Samples taken at each searched decision (for the bench and for tuning)."""
@@ -128,8 +132,6 @@ class StrongBot:
             return Evaluation(int(legal[0]), "forced", {}, frozenset(legal))
         default = int(self._fallback(hand, seat))
         base = Evaluation(default, "greedy", {}, frozenset([default]))
-        if _has_wilds(hand):
-            return base
         in_turn = False
         if isinstance(hand, MahjongHand):
             if A.ZIMO in legal:
@@ -141,6 +143,8 @@ class StrongBot:
                 base = lookahead_evaluation(
                     hand, seat, legal, default, self.lookahead, detail=detail
                 )
+                if detail:
+                    base = self._far_values(hand, seat, legal, base)
                 default = base.choice
                 if self.search == "lookahead":
                     return base
@@ -157,6 +161,31 @@ class StrongBot:
             return base
         extra = [a for a in include if a in legal and a not in cands]
         return self._search(hand, seat, cands, extra, in_turn)
+
+    def _far_values(
+        self, hand: MahjongHand, seat: int, legal: Sequence[int], ev: Evaluation
+    ) -> Evaluation:
+        """A hand too far from ready for the lookahead (every candidate worth 0 in its
+        model, the choice greedy's shanten with its tie-break): valued instead by greedy's
+        measure (:mod:`paiju.bots.greedy_values`), the lookahead's deal-in chances kept.
+        Review only: the choice stays the lookahead's."""
+        if ev.search != "greedy" or any(v.points for v in ev.values.values()):
+            return ev
+        points = WIN_POINTS.get(self.variant, WIN_POINTS["jiaxing"])
+        estimate = mahjong_values(hand, seat, legal, points, self._drops_suit)
+        values = {
+            a: Value(v.points, v.win, ev.values[a].deal_in if a in ev.values else None)
+            for a, v in estimate.items()
+        }
+        mine = values.get(ev.choice)
+        ties = set(ev.ties)
+        if mine is not None and mine.points is not None:
+            ties.update(
+                a
+                for a, v in values.items()
+                if v.points is not None and abs(v.points - mine.points) < 1e-9
+            )
+        return Evaluation(ev.choice, "greedy", values, frozenset(ties))
 
     def _search(
         self, hand: Any, seat: int, cands: list[int], extra: list[int], in_turn: bool
@@ -186,9 +215,3 @@ def _simple(name: str, seed: int, variant: str) -> Decide:
     if name == "random":
         return RandomBot(seed)
     return greedy_bot(variant, seed)
-
-
-def _has_wilds(hand: Any) -> bool:
-    """Jiaxing 混儿: the lookahead and Monte Carlo read hands without wild tiles, so with
-    wilds the choice is the wild-aware greedy one (``bots.simple.wild_greedy``)."""
-    return isinstance(hand, MahjongHand) and bool(hand.rules.wild_kinds)

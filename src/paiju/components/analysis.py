@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import product
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 _INF = 99
 _PAIR = 1 << 16
@@ -151,6 +151,11 @@ class _GroupTable:
         """Shanten profile id per vector seen (ids belong to the owning analyser)."""
         self._decomps: dict[bytes, tuple[tuple[Block, ...], ...]] = {}
         self._completions: dict[bytes, tuple[int, ...]] = {}
+        self._lefts: dict[bytes, dict[tuple[int, int, int], list[int]]] = {}
+        self._rights: dict[
+            bytes,
+            tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int, int], list[int]]],
+        ] = {}
 
     # -- completeness -------------------------------------------------------------
     def prefill(self, max_sets: int) -> None:
@@ -315,12 +320,50 @@ class _GroupTable:
     # -- shanten ------------------------------------------------------------------
     def distances(self, key: bytes) -> _Distances:
         """``(no_pair, with_pair)``: for m = 0…max_sets, the fewest tiles to add so that
-        the group holds m sets (and the pair), never exceeding ``copies`` of a kind."""
-        size, copies, top = self.size, self.copies, self.max_sets
-        # state: (runs started one back, runs started two back, pair used) -> costs per m
-        states: dict[tuple[int, int, int], list[int]] = {(0, 0, 0): [0] + [_INF] * top}
-        for i in range(size):
-            have = key[i]
+        the group holds m sets (and the pair), never exceeding ``copies`` of a kind.
+
+        A long group is solved in two halves met at the runs crossing between them: the
+        left half forward from nothing, the right half backward to the end for every
+        crossing state, each half memoised by its own counts (at most ``(copies + 1) **
+        half`` of them), so a vector not seen before costs only their meeting instead of
+        a pass over every kind (the cold misses of a search's new hands)."""
+        if self.size < _SPLIT_AT or not self.runs:
+            return self._finish(self._forward(key, 0, _start(self.max_sets)))
+        half = self.size // 2
+        left = self._lefts.get(key[:half])
+        if left is None:
+            left = self._lefts[key[:half]] = self._forward(key[:half], 0, _start(self.max_sets))
+        right = self._rights.get(key[half:])
+        if right is None:
+            right = self._rights[key[half:]] = self._backward(key[half:], half)
+        ends0, ends1 = right
+        top = self.max_sets
+        no_pair = [_INF] * (top + 1)
+        with_pair = [_INF] * (top + 1)
+        for (r1, r2, p), costs in left.items():
+            for target, ends in (
+                (no_pair, ends0.get((r1, r2)) if not p else None),
+                (with_pair, ends1.get((r1, r2, p))),
+            ):
+                if ends is None:
+                    continue
+                for m in range(top + 1):
+                    x = costs[m]
+                    if x >= _INF:
+                        continue
+                    for n in range(top + 1 - m):
+                        y = ends[n] + x
+                        target[m + n] = min(target[m + n], y)
+        return tuple(no_pair), tuple(with_pair)
+
+    def _forward(
+        self, part: bytes, lo: int, states: dict[tuple[int, int, int], list[int]]
+    ) -> dict[tuple[int, int, int], list[int]]:
+        """The costs per sets made after kinds ``lo``… (``part``), by state: (runs started
+        one back, runs started two back, pair used)."""
+        size, copies = self.size, self.copies
+        for i in range(lo, lo + len(part)):
+            have = part[i - lo]
             can_start = self.runs and i + 2 < size
             nxt: dict[tuple[int, int, int], list[int]] = {}
             for (r1, r2, p), costs in states.items():
@@ -333,18 +376,12 @@ class _GroupTable:
                             if need > copies:
                                 continue
                             step = need - have if need > have else 0
-                            add = r0 + t
-                            skey = (r0, r1, p + q)
-                            row = nxt.get(skey)
-                            if row is None:
-                                row = [_INF] * (top + 1)
-                                nxt[skey] = row
-                            for m in range(top + 1 - add):
-                                cost = costs[m]
-                                if cost < _INF:
-                                    cand = cost + step
-                                    row[m + add] = min(row[m + add], cand)
+                            relax_state(nxt, (r0, r1, p + q), costs, r0 + t, step)
             states = nxt
+        return states
+
+    def _finish(self, states: dict[tuple[int, int, int], list[int]]) -> _Distances:
+        top = self.max_sets
         no_pair = [_INF] * (top + 1)
         with_pair = [_INF] * (top + 1)
         for (r1, r2, p), costs in states.items():
@@ -355,6 +392,87 @@ class _GroupTable:
                 target[m] = min(target[m], costs[m])
         return tuple(no_pair), tuple(with_pair)
 
+    def _backward(
+        self, part: bytes, lo: int
+    ) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int, int], list[int]]]:
+        """From each state entering kind ``lo`` (runs started one and two back, pair
+        used), the costs per sets made from there to the group's end: without any pair
+        (by runs), and ending with the pair (by runs and pair used)."""
+        size, copies, top = self.size, self.copies, self.max_sets
+        unit = _start(top)[(0, 0, 0)]
+        ends0: dict[tuple[int, int], list[int]] = {(0, 0): unit}
+        ends1: dict[tuple[int, int, int], list[int]] = {(0, 0, 1): unit}
+        carries = [(r1, r2) for r1 in range(copies + 1) for r2 in range(copies + 1 - r1)]
+        for i in range(lo + len(part) - 1, lo - 1, -1):
+            have = part[i - lo]
+            can_start = self.runs and i + 2 < size
+            n0: dict[tuple[int, int], list[int]] = {}
+            n1: dict[tuple[int, int, int], list[int]] = {}
+            for r1, r2 in carries:
+                carried = r1 + r2
+                max_new = copies - carried if can_start else 0
+                for p in (0, 1):
+                    out1: list[int] | None = None
+                    out0: list[int] | None = None
+                    for r0 in range(max_new + 1):
+                        for t in (0, 1):
+                            add = r0 + t
+                            for q in (0, 1) if p == 0 else (0,):
+                                need = carried + r0 + 3 * t + 2 * q
+                                if need > copies:
+                                    continue
+                                step = need - have if need > have else 0
+                                after = ends1.get((r0, r1, p + q))
+                                if after is not None:
+                                    if out1 is None:
+                                        out1 = [_INF] * (top + 1)
+                                    _relax(out1, after, add, step, top)
+                                if p == 0 and q == 0:
+                                    after = ends0.get((r0, r1))
+                                    if after is not None:
+                                        if out0 is None:
+                                            out0 = [_INF] * (top + 1)
+                                        _relax(out0, after, add, step, top)
+                    if out1 is not None:
+                        n1[(r1, r2, p)] = out1
+                    if out0 is not None and p == 0:
+                        n0[(r1, r2)] = out0
+            ends0, ends1 = n0, n1
+        return ends0, ends1
+
+
+_SPLIT_AT = 6
+"""Groups with runs this long or longer are solved in two halves
+(:meth:`_GroupTable.distances`); without runs a single pass is cheaper."""
+
+
+def _start(top: int) -> dict[tuple[int, int, int], list[int]]:
+    return {(0, 0, 0): [0] + [_INF] * top}
+
+
+def _relax(out: list[int], after: list[int], add: int, step: int, top: int) -> None:
+    for m in range(top + 1 - add):
+        c = after[m]
+        if c < _INF and c + step < out[m + add]:
+            out[m + add] = c + step
+
+
+def relax_state(
+    states: dict[tuple[int, int, int], list[int]],
+    state: tuple[int, int, int],
+    costs: list[int],
+    add: int,
+    step: int,
+) -> None:
+    """One step of the forward group tables (this module's and :mod:`.wild`'s): reaching
+    ``state`` from ``costs`` (tiles per sets made so far) makes ``add`` sets more for
+    ``step`` tiles more; keep the cheaper of that and what ``state`` already holds."""
+    top = len(costs) - 1
+    row = states.get(state)
+    if row is None:
+        row = states[state] = [_INF] * (top + 1)
+    _relax(row, costs, add, step, top)
+
 
 @dataclass(frozen=True, slots=True)
 class Group:
@@ -363,7 +481,12 @@ class Group:
     runs: bool
 
 
-class _CompleteCheck(Protocol):
+_R_co = TypeVar("_R_co", covariant=True)
+
+
+class _Query(Protocol[_R_co]):
+    """``is_complete`` and ``shanten``: the same published signature."""
+
     def __call__(
         self,
         counts: Counts,
@@ -371,26 +494,17 @@ class _CompleteCheck(Protocol):
         *,
         seven_pairs: bool = True,
         quad_as_two_pairs: bool = True,
-    ) -> bool: ...
+    ) -> _R_co: ...
 
 
-class _StandardCheck(Protocol):
-    def __call__(self, counts: Counts, declared: int = 0) -> bool: ...
+class _StandardQuery(Protocol[_R_co]):
+    def __call__(self, counts: Counts, declared: int = 0) -> _R_co: ...
 
 
-class _StandardShanten(Protocol):
-    def __call__(self, counts: Counts, declared: int = 0) -> int: ...
-
-
-class _Shanten(Protocol):
-    def __call__(
-        self,
-        counts: Counts,
-        declared: int = 0,
-        *,
-        seven_pairs: bool = True,
-        quad_as_two_pairs: bool = True,
-    ) -> int: ...
+_CompleteCheck = _Query[bool]
+_StandardCheck = _StandardQuery[bool]
+_StandardShanten = _StandardQuery[int]
+_Shanten = _Query[int]
 
 
 def _seven_pairs_counts(key: bytes) -> tuple[int, int, int]:

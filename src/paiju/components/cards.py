@@ -9,7 +9,7 @@ Jokers and the advert card are set aside and never reach the analyser.
 
 from __future__ import annotations
 
-from enum import IntEnum
+from paiju.components.pieces import Piece, PieceNames, name_pieces
 
 N_CARD_KINDS = 36
 N_MELD_KINDS = 30
@@ -17,7 +17,7 @@ N_MELD_KINDS = 30
 DECK_SIZE = 126
 
 
-class Card(IntEnum):
+class Card(Piece):
     """One kind of Qing'er card. ``Card.S1`` is ♠1, ``Card.CK`` is ♣K, ``Card.BJ`` is 大鬼."""
 
     S1 = 0
@@ -101,18 +101,6 @@ class Card(IntEnum):
         """Analyser kind (0–29), or -1 for cards that never sit in a hand."""
         return _MELD_KIND[self]
 
-    @property
-    def zh(self) -> str:
-        return _NAMES_ZH[self]
-
-    @property
-    def zh_hant(self) -> str:
-        return _NAMES_ZH_HANT[self]
-
-    @property
-    def en(self) -> str:
-        return _NAMES_EN[self]
-
     def __str__(self) -> str:
         if self >= 33:
             return self.rank
@@ -142,10 +130,14 @@ _NAMES_EN = tuple(
     + [f"{_FACE_EN[f]} of {_SUIT_EN[s]}" for s in (1, 2) for f in "JQK"]
     + ["Big Joker", "Small Joker", "Advertisement"]
 )
+name_pieces(Card, PieceNames(_NAMES_ZH, _NAMES_ZH_HANT, _NAMES_EN))
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card)
 
 
+_FULL_DECK = tuple(card for card in ALL_CARDS for _ in range(card.copies))
+
+
 def full_deck() -> list[Card]:
     """All 126 cards in index order (shuffle with a seeded ``random.Random``)."""
-    return [card for card in ALL_CARDS for _ in range(card.copies)]
+    return list(_FULL_DECK)

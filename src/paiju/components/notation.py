@@ -8,6 +8,7 @@ merges only *consecutive* tokens of one suit).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from paiju.components.cards import Card
 from paiju.components.tiles import FLOWER_HANZI, HONOUR_HANZI, Tile
@@ -32,6 +33,8 @@ class TooManyCopiesError(ValueError):
         self.copies = copies
         super().__init__(f"{count} × {name}, but only {copies} exist")
 
+
+P = TypeVar("P", Tile, Card)
 
 _TILE_LIMITS = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}
 
@@ -65,27 +68,39 @@ def parse_tiles(text: str) -> list[Tile]:
     return tiles
 
 
+def _only(text: str, pieces: list[P], what: str) -> P:
+    if len(pieces) != 1:
+        raise NotationError(text, 0, f"expected one {what}, found {len(pieces)}")
+    return pieces[0]
+
+
 def parse_tile(text: str) -> Tile:
     """Parse exactly one tile, e.g. ``"5z"`` or ``"中"``."""
-    tiles = parse_tiles(text)
-    if len(tiles) != 1:
-        raise NotationError(text, 0, f"expected one tile, found {len(tiles)}")
-    return tiles[0]
+    return _only(text, parse_tiles(text), "tile")
 
 
-def format_tiles(tiles: Iterable[Tile]) -> str:
-    """``[M1, M2, Z5, Z5]`` → ``"12m55z"``."""
+def _grouped(parts: Iterable[tuple[str, str]]) -> str:
+    """(rank, suit letter) pairs in order, each run of one suit closed by its letter once:
+    ``("1", "m"), ("2", "m"), ("5", "z")`` → ``"12m5z"``. A piece without a suit letter
+    (a joker) ends the run before it and stands alone."""
     out: list[str] = []
     prev = ""
-    for tile in tiles:
-        suit = tile.suit
+    for rank, suit in parts:
         if prev and suit != prev:
             out.append(prev)
-        out.append(str(tile.rank))
+        out.append(rank)
         prev = suit
     if prev:
         out.append(prev)
     return "".join(out)
+
+
+_TILE_PARTS = tuple((str(t.rank), t.suit) for t in Tile)
+
+
+def format_tiles(tiles: Iterable[int]) -> str:
+    """``[M1, M2, Z5, Z5]`` → ``"12m55z"``."""
+    return _grouped(_TILE_PARTS[t] for t in tiles)
 
 
 def format_tile_counts(counts: Sequence[int]) -> str:
@@ -142,25 +157,16 @@ def parse_cards(text: str) -> list[Card]:
 
 
 def parse_card(text: str) -> Card:
-    cards = parse_cards(text)
-    if len(cards) != 1:
-        raise NotationError(text, 0, f"expected one card, found {len(cards)}")
-    return cards[0]
+    """Parse exactly one card, e.g. ``"Kc"`` or ``"BJ"``."""
+    return _only(text, parse_cards(text), "card")
 
 
-def format_cards(cards: Iterable[Card]) -> str:
+_CARD_PARTS = tuple((c.rank, c.suit) for c in Card)
+
+
+def format_cards(cards: Iterable[int]) -> str:
     """``[S1, S2, HJ, BJ]`` → ``"12sJhBJ"``."""
-    out: list[str] = []
-    prev = ""
-    for card in cards:
-        suit = card.suit
-        if prev and suit != prev:
-            out.append(prev)
-        out.append(card.rank)
-        prev = suit
-    if prev:
-        out.append(prev)
-    return "".join(out)
+    return _grouped(_CARD_PARTS[c] for c in cards)
 
 
 def tile_counts(tiles: Iterable[Tile], *, check: bool = True) -> list[int]:

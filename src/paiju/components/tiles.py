@@ -7,7 +7,7 @@ The honour order follows the seed (東1 南2 西3 北4 中5 發6 白7), not the 
 
 from __future__ import annotations
 
-from enum import IntEnum
+from paiju.components.pieces import Piece, PieceNames, name_pieces
 
 N_PLAYING_KINDS = 34
 N_TILE_KINDS = 42
@@ -18,7 +18,7 @@ SUIT_LETTERS = "mpsz"
 """Notation letter of each 9-kind block (z: honours, 7 kinds)."""
 
 
-class Tile(IntEnum):
+class Tile(Piece):
     """One kind of mahjong tile. ``Tile.M1`` is 1萬, ``Tile.Z5`` is 中, ``Tile.F1`` is 春."""
 
     M1 = 0
@@ -108,21 +108,6 @@ class Tile(IntEnum):
         """How many physical tiles of this kind a full set holds."""
         return 1 if self >= 34 else COPIES
 
-    @property
-    def zh(self) -> str:
-        """简体中文 name, e.g. 一万, 五筒, 中, 春."""
-        return _NAMES_ZH[self]
-
-    @property
-    def zh_hant(self) -> str:
-        """The seed's 繁體 name, e.g. 一萬, 五筒, 中, 春."""
-        return _NAMES_ZH_HANT[self]
-
-    @property
-    def en(self) -> str:
-        """English name, e.g. 1 Characters, 5 Dots, Red Dragon, Spring."""
-        return _NAMES_EN[self]
-
     @classmethod
     def of(cls, suit: str, rank: int) -> Tile:
         """The tile with notation letter ``suit`` and ``rank``; ValueError if none."""
@@ -174,6 +159,8 @@ _NAMES_EN = tuple(
     + list(_HONOURS_EN)
     + list(_FLOWERS_EN)
 )
+# e.g. 一万 / 一萬 (the seed's 繁體) / 1 Characters; 中 / 中 / Red Dragon; 春 / 春 / Spring
+name_pieces(Tile, PieceNames(_NAMES_ZH, _NAMES_ZH_HANT, _NAMES_EN))
 
 HONOUR_HANZI: dict[str, Tile] = {
     **{ch: Tile(27 + i) for i, ch in enumerate(_HONOURS_ZH_HANT)},

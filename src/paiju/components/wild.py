@@ -40,7 +40,7 @@ from enum import IntEnum
 from itertools import product
 from typing import NamedTuple
 
-from paiju.components.analysis import Counts, Group, Shape
+from paiju.components.analysis import Counts, Group, Shape, relax_state
 
 INF = 99
 """Distance of an impossible target (more than four sets needed, say)."""
@@ -204,17 +204,7 @@ class _WildTable:
                         for q in (0, 1) if p == 0 else (0,):
                             need = carried + r0 + 3 * t + 2 * q
                             step = need - have if need > have else 0
-                            add = r0 + t
-                            skey = (r0, r1, p + q)
-                            row = nxt.get(skey)
-                            if row is None:
-                                row = [INF] * (top + 1)
-                                nxt[skey] = row
-                            for m in range(top + 1 - add):
-                                cost = costs[m]
-                                if cost < INF:
-                                    cand = cost + step
-                                    row[m + add] = min(row[m + add], cand)
+                            relax_state(nxt, (r0, r1, p + q), costs, r0 + t, step)
             states = nxt
         no_pair = [INF] * (top + 1)
         with_pair = [INF] * (top + 1)

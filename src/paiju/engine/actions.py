@@ -9,7 +9,8 @@ Codes (``N_ACTIONS`` in all):
   (declare ready without discarding: a non-dealer's 天听 right after the deal);
 - 111–144 discard k and declare ready (报听 / the dealer's 天听, where a variant allows it).
 
-Strings (records, terminal, server) use :func:`to_str` / :func:`parse`: ``d5m``, ``an5m``,
+Strings (records, terminal, server) are the one action grammar (:mod:`paiju.engine.grammar`),
+through :data:`CODEC`, :func:`to_str` / :func:`parse`: ``d5m``, ``an5m``,
 ``jia5m``, ``zimo``, ``pass``, ``pong``, ``kong``, ``hu``, ``chi0/1/2``, ``ting``,
 ``ting5m``.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 from paiju.components.notation import NotationError, parse_tile
 from paiju.components.tiles import Tile
 from paiju.engine.errors import InvalidActionError
+from paiju.engine.grammar import Action, ActionCodec, CodeRange, Verb
 
 DISCARD = 0
 CONCEALED_KONG = 34
@@ -35,55 +37,46 @@ DECLARE = 110
 TING = 111
 N_ACTIONS = 145
 
-_NAMED = {
-    ZIMO: "zimo",
-    PASS: "pass",
-    PONG: "pong",
-    KONG: "kong",
-    HU: "hu",
-    CHI_LOW: "chi0",
-    CHI_MID: "chi1",
-    CHI_HIGH: "chi2",
-    DECLARE: "ting",
-}
-_BY_NAME = {v: k for k, v in _NAMED.items()}
-_PREFIXES = (("ting", TING), ("jia", ADDED_KONG), ("an", CONCEALED_KONG), ("d", DISCARD))
+
+def _tile_offset(piece: str, text: str) -> int:
+    try:
+        tile = parse_tile(piece)
+    except NotationError as exc:
+        raise InvalidActionError(f"bad tile in action {text!r}: {exc}") from None
+    if tile.is_flower:
+        raise InvalidActionError(f"flowers are never discarded or konged: {text!r}")
+    return int(tile)
 
 
-def to_str(action: int) -> str:
-    if 0 <= action < 34:
-        return "d" + str(Tile(action))
-    if 34 <= action < 68:
-        return "an" + str(Tile(action - 34))
-    if 68 <= action < 102:
-        return "jia" + str(Tile(action - 68))
-    if TING <= action < N_ACTIONS:
-        return "ting" + str(Tile(action - TING))
-    name = _NAMED.get(action)
-    if name is None:
-        raise InvalidActionError(f"no action with code {action!r}")
-    return name
+_TILES = tuple(str(Tile(k)) for k in range(34))
+
+CODEC = ActionCodec(
+    "mahjong",
+    N_ACTIONS,
+    words={
+        ZIMO: Action(Verb.ZIMO),
+        PASS: Action(Verb.PASS),
+        PONG: Action(Verb.PONG),
+        KONG: Action(Verb.KONG),
+        HU: Action(Verb.HU),
+        CHI_LOW: Action(Verb.CHI, "0"),
+        CHI_MID: Action(Verb.CHI, "1"),
+        CHI_HIGH: Action(Verb.CHI, "2"),
+        DECLARE: Action(Verb.TING),
+    },
+    ranges=(
+        CodeRange(Verb.DISCARD, DISCARD, _TILES, _tile_offset),
+        CodeRange(Verb.CONCEALED_KONG, CONCEALED_KONG, _TILES, _tile_offset),
+        CodeRange(Verb.ADDED_KONG, ADDED_KONG, _TILES, _tile_offset),
+        CodeRange(Verb.TING, TING, _TILES, _tile_offset),
+    ),
+)
+"""Mahjong's codes in the one action grammar (:mod:`paiju.engine.grammar`)."""
 
 
-def parse(text: str) -> int:
-    """``"d5m"`` → 4. Raises :class:`InvalidActionError` naming the problem."""
-    if not isinstance(text, str):
-        raise InvalidActionError(f"an action is a string, not {text!r}")
-    if text in _BY_NAME:
-        return _BY_NAME[text]
-    for prefix, base in _PREFIXES:
-        if text.startswith(prefix):
-            try:
-                tile = parse_tile(text[len(prefix) :])
-            except NotationError as exc:
-                raise InvalidActionError(f"bad tile in action {text!r}: {exc}") from None
-            if tile.is_flower:
-                raise InvalidActionError(f"flowers are never discarded or konged: {text!r}")
-            return base + int(tile)
-    raise InvalidActionError(f"unknown action {text!r}")
-
-
-def check_code(action: object) -> int:
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_ACTIONS:
-        raise InvalidActionError(f"not an action code: {action!r}")
-    return action
+to_str = CODEC.to_str
+"""``4`` → ``"d5m"``; raises :class:`InvalidActionError` for no such code."""
+parse = CODEC.parse
+"""``"d5m"`` → 4. Raises :class:`InvalidActionError` naming the problem."""
+check_code = CODEC.check
+"""The code itself if it is one of mahjong's; else :class:`InvalidActionError`."""

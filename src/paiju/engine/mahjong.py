@@ -19,7 +19,8 @@ state is plain lists and bytearrays so that a random-bot hand costs about a mill
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
 from typing import Any
 
 from paiju.components.analysis import MAHJONG
@@ -28,16 +29,28 @@ from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError
 from paiju.engine.events import Event, for_seat
 from paiju.engine.fairness import HandRandom
-from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, Refusal, WinResult, WinType
+from paiju.engine.hand import HandBase
+from paiju.engine.types import (
+    MahjongWin,
+    Meld,
+    MeldType,
+    Payment,
+    Phase,
+    Refusal,
+    WinFlag,
+    WinResult,
+    WinType,
+)
 
-ACT = 0
-CLAIM = 1
-ROB = 2
-END = 3
-DECLARE = 4
-PHASE_NAMES = ("act", "claim", "rob", "end", "declare")
+ACT, CLAIM, ROB, END, DECLARE = (Phase.ACT, Phase.CLAIM, Phase.ROB, Phase.END, Phase.DECLARE)
+# module names for the members: looking a member up on an enum class costs ten times
+# a global in the hot loop
+
+PHASES: tuple[Phase, ...] = (Phase.ACT, Phase.CLAIM, Phase.ROB, Phase.END, Phase.DECLARE)
+"""The phases a mahjong hand goes through (the order encoders number them in)."""
 
 N_SEATS = 4
+_KINDS = range(34)
 
 
 class MahjongRules:
@@ -65,7 +78,7 @@ class MahjongRules:
     ready_anytime: bool = False
     """报听: any discard that leaves the hand ready may declare it (Jiaxing JA20); the
     hand is then locked like a 天听 hand."""
-    ready_flag: str = "ready_at_deal"
+    ready_flag: WinFlag = WinFlag.READY_AT_DEAL
     """The flag a declared winner's win carries (Taixing 天听 / Jiaxing 报听)."""
     odd_shapes: bool = False
     """The rules know complete hands the standard analyser does not (花胡, 风一色): the
@@ -97,6 +110,12 @@ class MahjongRules:
     def waits_of(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> list[int]:
         """Kinds that complete concealed counts ``key`` one tile short."""
         return MAHJONG.waits(key, declared)
+
+    def standard_analysis(self) -> bool:
+        """Whether :meth:`complete` and :meth:`waits_of` are the standard tables this hand
+        (asked once, after :meth:`after_deal`): the hand then calls the tables directly,
+        which self-play feels (two calls saved on every discard's claim check)."""
+        return True
 
     def shanten(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> int:
         """Exact shanten of concealed counts ``key`` with ``declared`` melds (bots ask)."""
@@ -169,8 +188,10 @@ class MahjongRules:
     ) -> list[Payment]:
         return []
 
-    def view_facts(self, hand: MahjongHand) -> dict[str, Any]:
-        """Public facts of this game's hand every seat's view carries (Jiaxing: the fisher)."""
+    def view_facts(self, hand: MahjongHand, seat: int | None) -> dict[str, Any]:
+        """Facts of this game's hand for the view of ``seat`` (None: a spectator): public
+        ones every view carries (Jiaxing: the fisher), and ones a seat may know of its own
+        hand only (Taixing: the suit it is dropping). Never another seat's concealed tiles."""
         return {}
 
     def settle(self, hand: MahjongHand) -> list[Event]:
@@ -178,7 +199,7 @@ class MahjongRules:
         return []
 
 
-class MahjongHand:
+class MahjongHand(HandBase):
     """A hand in progress. Build one, then loop ``to_act()`` / ``legal_actions`` / ``apply``.
 
     ``wall`` (optional) fixes the tile order for tests: the deal and draws come from its
@@ -186,6 +207,23 @@ class MahjongHand:
     thrown by ``rng`` (a match's fair-deal :class:`~paiju.engine.fairness.FairRandom`), or
     by ``random.Random(seed)`` when none is given; the seed is kept for the record.
     """
+
+    PASS = A.PASS
+    SEAT_BYTES = ("counts",)
+    SEAT_LISTS = ("melds", "discards", "flowers", "fed")
+    LISTS = (
+        "wall",
+        "ready",
+        "set_aside",
+        "ledger",
+        "log",
+        "drawn_count",
+        "winners",
+        "_waits",
+    )
+    DICTS = ("answers", "win_results", "win_info")
+    DICTS_OF_LISTS = ("pending",)
+    CACHES = ("_legal",)
 
     def __init__(
         self,
@@ -258,6 +296,7 @@ class MahjongHand:
         self._declare = rules.ready_declaration
         self._legal: dict[int, list[int]] = {}
         self._waits: list[list[int] | None] = [None] * N_SEATS
+        self._standard = False
         self._deal()
 
     # -- setup ---------------------------------------------------------------------
@@ -290,6 +329,7 @@ class MahjongHand:
         if flowers:
             self._opening_flowers(order, hands)
         self.log.extend(self.rules.after_deal(self))
+        self._standard = self.rules.standard_analysis()
         if self._declare and self.rules.ready_at_deal_others:
             self._open_declarations()
 
@@ -381,7 +421,8 @@ class MahjongHand:
             return self._locked_actions(seat)
         c = self.counts[seat]
         rules = self.rules
-        out = [k for k in range(34) if c[k]]
+        # the kinds held: compress runs in C, a comprehension over 34 counts does not
+        out = list(compress(_KINDS, c))
         if rules.wild_kinds:
             out = [k for k in out if rules.may_discard(self, seat, k)]
         if self.drawn < 0:
@@ -443,7 +484,11 @@ class MahjongHand:
         return out
 
     def _can_complete(self, seat: int, key: bytes) -> bool:
-        if self.rules.complete(self, seat, key):
+        if (
+            MAHJONG.is_complete(key, len(self.melds[seat]))
+            if self._standard
+            else self.rules.complete(self, seat, key)
+        ):
             return True
         return self._odd and self.rules.extra_complete(self, seat)
 
@@ -451,7 +496,12 @@ class MahjongHand:
         """Kinds that complete ``seat``'s hand (cached until the hand changes)."""
         w = self._waits[seat]
         if w is None:
-            w = self.rules.waits_of(self, seat, bytes(self.counts[seat]), len(self.melds[seat]))
+            key, declared = bytes(self.counts[seat]), len(self.melds[seat])
+            w = (
+                MAHJONG.waits(key, declared)
+                if self._standard
+                else self.rules.waits_of(self, seat, key, declared)
+            )
             if self._odd:
                 w = self.rules.extra_waits(self, seat, w)
             self._waits[seat] = w
@@ -463,30 +513,11 @@ class MahjongHand:
         is not asked: see :meth:`view`)."""
         return self.phase in (CLAIM, ROB, DECLARE)
 
-    def default_action(self, seat: int) -> int:
-        """What ``seat`` does when its time runs out: pass a window, else let the drawn
-        tile go, else the lowest legal discard."""
-        legal = self.legal_actions(seat)
-        if not legal:
-            raise IllegalActionError(f"seat {seat} has nothing to do now")
-        if A.PASS in legal:
-            return A.PASS
-        if self.phase == ACT and self.drawn >= 0 and self.drawn in legal:
-            return self.drawn
-        return min(legal)
-
-    def events_for(self, seat: int | None, events: Sequence[Event]) -> list[dict[str, Any]]:
-        """The JSON of ``events`` as ``seat`` may see them (None: a spectator)."""
-        return [for_seat(e, seat) for e in events]
-
     def unseen_counts(self, seat: int) -> list[int]:
         """Copies of each of the 34 kinds that ``seat`` has not seen (see
         :meth:`unseen_tiles`; flowers are never waited on)."""
-        left = [0] * 34
-        for t in self.unseen_tiles(seat):
-            if t < 34:
-                left[t] += 1
-        return left
+        left = self._unseen_left(seat)[:34]
+        return left + [0] * (34 - len(left))
 
     def wait_facts(self, seat: int) -> list[dict[str, Any]]:
         """``seat``'s waits (a hand one tile short), each with the copies it has not seen
@@ -527,19 +558,8 @@ class MahjongHand:
         concealed = list(self.counts[seat])
         concealed[tile] += 1
         source = None if how is WinType.SELF_DRAW else (seat + N_SEATS - 1) % N_SEATS
-        return MahjongWin(
-            dealer=self.dealer,
-            winner=seat,
-            concealed=tuple(concealed),
-            melds=tuple(self.melds[seat]),
-            win_tile=Tile(tile),
-            win_type=how,
-            source=source,
-            flags=frozenset([self.rules.ready_flag] if self.ready[seat] else []),
-            flowers=tuple(Tile(f) for f in self.flowers[seat]),
-            draw_streak=self.rules.draw_streak,
-            leopard=self.leopard,
-        )
+        flags = [self.rules.ready_flag] if self.ready[seat] else []
+        return self._win_of(seat, concealed, tile, how, source=source, flags=flags)
 
     # -- apply ---------------------------------------------------------------------
     def apply(self, action: int, seat: int | None = None) -> list[Event]:
@@ -560,7 +580,7 @@ class MahjongHand:
             raise IllegalActionError(f"no seat {seat!r}")
         if action not in self.legal_actions(seat):
             raise IllegalActionError(
-                f"{A.to_str(action)} is not legal for seat {seat} now ({PHASE_NAMES[self.phase]})"
+                f"{A.to_str(action)} is not legal for seat {seat} now ({self.phase})"
             )
         mark = len(self.log)
         self._legal.clear()
@@ -872,6 +892,26 @@ class MahjongHand:
             tile = self.drawn if self.drawn >= 0 else _any_tile(counts)
             source = None
         flags = self._flags(seat, how, source)
+        kong_chain = max(1, self.kong_chain)
+        return self._win_of(
+            seat, concealed, tile, how, source=source, flags=flags, kong_chain=kong_chain
+        )
+
+    def _win_of(
+        self,
+        seat: int,
+        concealed: list[int],
+        tile: int,
+        how: WinType,
+        *,
+        source: int | None,
+        flags: Iterable[WinFlag],
+        kong_chain: int = 1,
+    ) -> MahjongWin:
+        """``seat``'s win on ``tile`` with ``concealed`` (the tile counted in), its melds
+        and flowers and the hand's public facts (the 混儿 indicator among them: a wait's
+        reasons are those of the win it would be)."""
+        hun = Tile(self.indicator) if self.indicator >= 0 else None
         return MahjongWin(
             dealer=self.dealer,
             winner=seat,
@@ -884,39 +924,39 @@ class MahjongHand:
             flowers=tuple(Tile(f) for f in self.flowers[seat]),
             draw_streak=self.rules.draw_streak,
             leopard=self.leopard,
-            kong_chain=max(1, self.kong_chain),
-            hun=Tile(self.indicator) if self.indicator >= 0 else None,
+            kong_chain=kong_chain,
+            hun=hun,
         )
 
-    def _flags(self, seat: int, how: WinType, source: int | None) -> list[str]:
+    def _flags(self, seat: int, how: WinType, source: int | None) -> list[WinFlag]:
         flags = [self.rules.ready_flag] if self.ready[seat] else []
         wall_empty = self.tail - self.head <= self.rules.last_tile_window
         if how is WinType.SELF_DRAW:
             if self.last_draw_from_tail and self.kong_chain and self.drawn >= 0:
-                flags.append("kong_replacement")
+                flags.append(WinFlag.KONG_REPLACEMENT)
             if wall_empty and self.drawn >= 0:
-                flags.append("last_tile")
+                flags.append(WinFlag.LAST_TILE)
             if not self.any_claim and self.n_discards == 0 and seat == self.dealer:
-                flags.append("heavenly")
+                flags.append(WinFlag.HEAVENLY)
             elif (
                 not self.any_claim
                 and seat != self.dealer
                 and self.drawn_count[seat] == 1
                 and not self.discards[seat]
             ):
-                flags.append("earthly")
+                flags.append(WinFlag.EARTHLY)
         elif how is WinType.DISCARD:
             if source == self.after_kong:
-                flags.append("after_kong_discard")
+                flags.append(WinFlag.AFTER_KONG_DISCARD)
             if wall_empty:
-                flags.append("last_tile")
+                flags.append(WinFlag.LAST_TILE)
             if (
                 self.n_discards == 1
                 and source == self.dealer
                 and not self.any_claim
                 and seat != self.dealer
             ):
-                flags.append("human")
+                flags.append(WinFlag.HUMAN)
         return flags
 
     def _win(self, winners: list[int], how: WinType, tile: int, source: int) -> None:
@@ -926,7 +966,7 @@ class MahjongHand:
         for s in winners:
             win = self._build_win(s, tile, how)
             if multiple:
-                win = _with_flag(win, "multiple_winners", len(winners))
+                win = _with_flag(win, WinFlag.MULTIPLE_WINNERS, len(winners))
             self.win_info[s] = win
         self.phase = END
         self.log.append(
@@ -954,7 +994,7 @@ class MahjongHand:
         start = max(self.head, self.tail - n)
         return list(reversed(self.wall[start : self.tail]))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, *, recent: bool = True) -> dict[str, Any]:
         """What ``seat`` may know (None: a spectator): never another seat's concealed
         tiles, never the wall order."""
         from paiju.components.notation import format_tile_counts
@@ -991,7 +1031,7 @@ class MahjongHand:
             "variant": self.rules.name,
             "seat": seat,
             "dealer": self.dealer,
-            "phase": "wait" if window and not asked else PHASE_NAMES[self.phase],
+            "phase": Phase.WAIT if window and not asked else self.phase,
             "current": self.current,
             "wall_left": self.wall_left,
             "players": players,
@@ -1008,14 +1048,16 @@ class MahjongHand:
         if self.indicator >= 0:
             out["indicator"] = TILE_TEXT[self.indicator]
             out["wild_kinds"] = [TILE_TEXT[k] for k in self.rules.wild_kinds]
-        out.update(self.rules.view_facts(self))
+        out.update(self.rules.view_facts(self, seat))
         last = self._last_discard()
         if last is not None:
             out["last_discard"] = {"seat": last[0], "tile": TILE_TEXT[last[1]]}
         if seat is not None and self.phase != END:
             out["waits"] = self.wait_facts(seat)
             out["ready_discards"] = self.ready_discards(seat)
-        out["events"] = [for_seat(e, seat) for e in self.log[-8:]]
+        if recent:
+            # the last few events (``recent=False``: a caller that sends them anyway)
+            out["events"] = [for_seat(e, seat) for e in self.log[-8:]]
         return out
 
     def _last_discard(self) -> tuple[int, int] | None:
@@ -1028,39 +1070,24 @@ class MahjongHand:
                 return None
         return None
 
-    def copy(self) -> MahjongHand:
-        """An independent copy (for search): mutable parts are duplicated."""
-        new = object.__new__(MahjongHand)
-        new.__dict__.update(self.__dict__)
-        new.wall = list(self.wall)
-        new.counts = [bytearray(c) for c in self.counts]
-        new.melds = [list(m) for m in self.melds]
-        new.discards = [list(d) for d in self.discards]
-        new.flowers = [list(f) for f in self.flowers]
-        new.ready = list(self.ready)
-        new.fed = [list(f) for f in self.fed]
-        new.set_aside = list(self.set_aside)
-        new.ledger = list(self.ledger)
-        new.log = list(self.log)
-        new.drawn_count = list(self.drawn_count)
-        new.pending = {k: list(v) for k, v in self.pending.items()}
-        new.answers = dict(self.answers)
-        new.winners = list(self.winners)
-        new.win_results = dict(self.win_results)
-        new.win_info = dict(self.win_info)
-        new._legal = {}
-        new._waits = list(self._waits)
-        return new
-
     # -- what a seat cannot see ----------------------------------------------------
     def unseen_tiles(self, seat: int) -> list[int]:
         """The tiles ``seat`` cannot see, ascending: the whole set minus its own concealed
         tiles, every meld, every discard, every flower set aside, and an added kong's tile
         on offer (shown, though still counted in the konger's hand)."""
-        tiles = self.rules.tiles()
-        left = [0] * (max(tiles) + 1)
-        for t in tiles:
-            left[t] += 1
+        return [t for t, n in enumerate(self._unseen_left(seat)) for _ in range(n)]
+
+    def _unseen_left(self, seat: int) -> list[int]:
+        """Copies of each tile kind ``seat`` cannot see (indexed by tile code)."""
+        full = self.__dict__.get("_set_counts")
+        if full is None:
+            # the set's count of each kind never changes within a hand: count it once
+            tiles = self.rules.tiles()
+            full = [0] * (max(tiles) + 1)
+            for t in tiles:
+                full[t] += 1
+            self._set_counts = full
+        left = list(full)
         for k, n in enumerate(self.counts[seat]):
             left[k] -= n
         for s in range(N_SEATS):
@@ -1077,7 +1104,7 @@ class MahjongHand:
             left[self.claim_tile] -= 1
         if min(left) < 0:  # pragma: no cover - the hand conserves tiles
             raise AssertionError("more tiles seen than the set holds")
-        return [t for t, n in enumerate(left) for _ in range(n)]
+        return left
 
     def determinize(self, seat: int, rng: random.Random, deal: Deal | None = None) -> MahjongHand:
         """A copy of this hand that ``seat`` could not tell from it: everything it cannot
@@ -1214,7 +1241,7 @@ def _any_tile(counts: bytearray) -> int:
     raise AssertionError("empty hand")
 
 
-def _with_flag(win: MahjongWin, flag: str, winners: int) -> MahjongWin:
+def _with_flag(win: MahjongWin, flag: WinFlag, winners: int) -> MahjongWin:
     import dataclasses
 
     return dataclasses.replace(win, flags=win.flags | {flag}, discard_winners=winners)

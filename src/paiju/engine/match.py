@@ -8,7 +8,7 @@ players' decisions alone.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -45,7 +45,7 @@ class Hand(Protocol):
 
     def parse_action(self, text: str) -> int: ...
 
-    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def view(self, seat: int | None, *, recent: bool = True) -> dict[str, Any]: ...
 
     def claim_window_open(self) -> bool: ...
 
@@ -62,6 +62,11 @@ class GameFlow(Protocol):
     """What a match needs to know about a game (every ``paiju.variants`` Variant is one)."""
 
     name: str
+
+    def record_additions(self) -> frozenset[str]:
+        """Fields this game added to record lines after records were first written, as
+        ``kind.field`` paths (``record_format.ADDED_FIELDS``): older records lack them."""
+        ...
 
     def seats(self, options: Any) -> int: ...
 
@@ -201,40 +206,12 @@ class Match:
         return out
 
 
-def play_hand(
-    hand: Hand, players: Sequence[Decide], emit: Callable[[Any], None] | None = None
-) -> None:
-    """Drive one hand to its end. ``emit`` receives events and ``("action", seat, code)``."""
-    if emit is not None:
-        for ev in hand.log:
-            emit(ev)
-    apply = hand.apply
+def play_hand(hand: Hand, players: Sequence[Decide]) -> None:
+    """Drive a bare hand to its end: rollouts, arena hands and benchmarks, which keep no
+    record. Decisions are taken in the order :class:`paiju.engine.session.Session` applies
+    them (always the first seat of ``to_act()``); anything that keeps a record or shows a
+    table drives a ``Session``."""
+    to_act, apply = hand.to_act, hand.apply
     while not hand.is_over:
-        for seat in hand.to_act():
-            action = players[seat](hand, seat)
-            events = apply(action, seat)
-            if emit is not None:
-                emit(("action", seat, hand.action_str(action)))
-                for ev in events:
-                    emit(ev)
-
-
-def play_match(
-    match: Match, players: Sequence[Decide], emit: Callable[[Any], None] | None = None
-) -> Iterator[HandSummary]:
-    while not match.is_over():
-        hand = match.new_hand()
-        if emit is not None:
-            emit(("hand", len(match.hands), hand))
-        play_hand(hand, players, emit)
-        summary = match.finish_hand(hand)
-        if emit is not None:
-            emit(("hand_end", summary))
-        yield summary
-
-
-def event_lines(events: list[Event]) -> Iterator[dict[str, Any]]:
-    from paiju.engine.events import to_json
-
-    for ev in events:
-        yield to_json(ev)
+        seat = to_act()[0]
+        apply(players[seat](hand, seat), seat)

@@ -61,24 +61,62 @@ class Meld:
 _KONGS = frozenset({MeldType.KONG, MeldType.ADDED_KONG, MeldType.CONCEALED_KONG})
 
 
+class Phase(StrEnum):
+    """Where a hand stands, as every game's state machine, view and message names it.
+
+    A hand is in one of ``KNOCK`` … ``END`` (each game uses the ones it has: mahjong
+    ``ACT CLAIM ROB DECLARE END``, Qing'er ``KNOCK TAKEOFF ACT CLAIM END``). ``WAIT`` is
+    only ever shown: a seat that a claim window does not ask sees the hand waiting, so
+    it never learns that someone else may claim. ``BETWEEN_HANDS`` and ``FINISHED`` are a
+    session's, between and after its hands. The values are the JSON words.
+    """
+
+    KNOCK = "knock"
+    """Qing'er: each player knocks (敲) or passes."""
+    TAKEOFF = "takeoff"
+    """Qing'er: players with four alike (or the five jokers) may show them (起飞)."""
+    DECLARE = "declare"
+    """Mahjong 天听: right after the deal the ready non-dealers declare or pass."""
+    ACT = "act"
+    """The seat to move holds a full hand: discard, kong, or win."""
+    CLAIM = "claim"
+    """After a discard: the seats with an option answer."""
+    ROB = "rob"
+    """After an added kong: the seats that can win on its tile answer."""
+    END = "end"
+    WAIT = "wait"
+    BETWEEN_HANDS = "between_hands"
+    FINISHED = "finished"
+
+
 class WinType(StrEnum):
     SELF_DRAW = "self_draw"
     DISCARD = "discard"
     ROBBED_KONG = "robbed_kong"
 
 
-MAHJONG_FLAGS = frozenset(
-    {
-        "kong_replacement",
-        "after_kong_discard",
-        "last_tile",
-        "heavenly",
-        "earthly",
-        "human",
-        "ready_at_deal",
-        "multiple_winners",
-    }
-)
+class WinFlag(StrEnum):
+    """What a mahjong win's situation adds to its tiles (scoring reads them, the engine
+    and the calculator's ``flags`` set them). The values are the JSON words."""
+
+    KONG_REPLACEMENT = "kong_replacement"
+    """Won on a kong's replacement tile (杠开 / 杠上花)."""
+    AFTER_KONG_DISCARD = "after_kong_discard"
+    """Won on the discard that followed a kong (杠上炮)."""
+    LAST_TILE = "last_tile"
+    """海底: on the last tile (or within the rules' last-tile window)."""
+    HEAVENLY = "heavenly"
+    """天胡: the dealer's self-draw before any discard."""
+    EARTHLY = "earthly"
+    """地胡: a non-dealer's self-draw on its first draw, nothing claimed yet."""
+    HUMAN = "human"
+    """人胡: a non-dealer's win on the dealer's first discard."""
+    READY_AT_DEAL = "ready_at_deal"
+    """Taixing 天听: declared ready right after the deal."""
+    DECLARED_READY = "declared_ready"
+    """Jiaxing 报听: declared ready with a discard."""
+    MULTIPLE_WINNERS = "multiple_winners"
+    """More than one seat won on this discard or robbed kong."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +134,7 @@ class MahjongWin:
     win_tile: Tile
     win_type: WinType
     source: int | None = None
-    flags: frozenset[str] = frozenset()
+    flags: frozenset[WinFlag] = frozenset()
     flowers: tuple[Tile, ...] = ()
     draw_streak: int = 0
     leopard: bool = False
@@ -154,15 +192,27 @@ def net(payments: typing.Iterable[Payment], n_seats: int) -> list[int]:
     return out
 
 
+RefusalCode = typing.Literal[
+    "not_complete",
+    "too_few_flowers",
+    "no_missing_suit",
+    "sealed",
+    "not_allowed",
+    "zi_mo_only",
+    "below_threshold",
+]
+"""Every reason a complete-looking hand may not win now (the views and the client key on it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why a complete hand may not win now: a stable code and the words for people.
 
     Codes are shared across games where the reason is the same (``not_complete``,
-    ``too_few_flowers``, ``no_missing_suit``, ``sealed``, ``below_threshold``, ``locked``).
+    ``too_few_flowers``, ``no_missing_suit``, ``sealed``, ``below_threshold``).
     """
 
-    code: str
+    code: RefusalCode
     zh: str
     en: str
 
@@ -183,11 +233,11 @@ class WinResult:
     per_payer: int = 0
     """The winner's hand value per payer before liability shifts (used by 钓鱼)."""
     extra: dict[str, Any] = field(default_factory=dict)
-    reason_code: str = ""
+    reason_code: RefusalCode | None = None
     """With ``valid`` False: the :class:`Refusal` code of the reason."""
 
     @classmethod
-    def invalid(cls, zh: str, en: str, code: str = "not_complete") -> WinResult:
+    def invalid(cls, zh: str, en: str, code: RefusalCode = "not_complete") -> WinResult:
         return cls(False, reason_zh=zh, reason_en=en, reason_code=code)
 
     def refusal(self) -> Refusal | None:

@@ -14,10 +14,46 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", type=int, default=600, help="teacher hands to imitate (0: none)")
     p.add_argument("--epochs", type=int, default=8, help="imitation epochs")
     p.add_argument("--hidden", type=int, default=256, help="width of the two hidden layers")
+    p.add_argument("--lr", type=float, default=1e-3, help="imitation learning rate")
     p.add_argument("--ppo-iters", type=int, default=0, help="self-play PPO iterations")
     p.add_argument("--ppo-hands", type=int, default=64, help="hands per PPO iteration")
+    p.add_argument(
+        "--budget", type=float, default=None, help="a strong teacher's seconds per decision"
+    )
+    p.add_argument(
+        "--no-greedy-input",
+        dest="greedy_input",
+        action="store_false",
+        help="leave greedy's action out of the network's input",
+    )
+    p.add_argument(
+        "--data",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="imitation-data.npz files of earlier runs, pooled (instead of --hands)",
+    )
+    p.add_argument(
+        "--margin-scale",
+        type=float,
+        default=None,
+        help="weigh the teacher's overrules of greedy by their margin in points / this"
+        " (capped at 1); default: every example weighs 1",
+    )
+    p.add_argument(
+        "--far-weight",
+        type=float,
+        default=1.0,
+        help="with --margin-scale: weight of the far-hand tie-break's overrules",
+    )
+    p.add_argument(
+        "--candidate-features",
+        action="store_true",
+        help="add the lookahead's far tie-break score per discard to the input (mahjong)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of deals and initial weights")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
+    p.add_argument("--workers", type=int, default=1, help="processes playing the teacher's hands")
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -30,11 +66,27 @@ def run_train(args: argparse.Namespace) -> int:
         if getattr(args, name) < 0:
             print(f"paiju train: --{name.replace('_', '-')} must be >= 0", file=sys.stderr)
             return 2
-    for name in ("hidden", "ppo_hands", "threads"):
+    for name in ("hidden", "ppo_hands", "threads", "workers"):
         if getattr(args, name) < 1:
             print(f"paiju train: --{name.replace('_', '-')} must be >= 1", file=sys.stderr)
             return 2
-    if args.hands == 0 and args.ppo_iters == 0:
+    if args.lr <= 0:
+        print("paiju train: --lr must be > 0", file=sys.stderr)
+        return 2
+    if args.budget is not None and args.budget <= 0:
+        print("paiju train: --budget must be > 0", file=sys.stderr)
+        return 2
+    for name in args.data or ():
+        if not Path(name).is_file():
+            print(f"paiju train: --data: no file {name}", file=sys.stderr)
+            return 2
+    if args.margin_scale is not None and args.margin_scale <= 0:
+        print("paiju train: --margin-scale must be > 0", file=sys.stderr)
+        return 2
+    if args.far_weight < 0:
+        print("paiju train: --far-weight must be >= 0", file=sys.stderr)
+        return 2
+    if args.hands == 0 and args.ppo_iters == 0 and args.data is None:
         print("paiju train: nothing to do (--hands 0 and --ppo-iters 0)", file=sys.stderr)
         return 2
     try:
@@ -57,11 +109,23 @@ def run_train(args: argparse.Namespace) -> int:
         hands=args.hands,
         epochs=args.epochs,
         hidden=args.hidden,
+        lr=args.lr,
         ppo_iters=args.ppo_iters,
         ppo_hands=args.ppo_hands,
         seed=args.seed,
         threads=args.threads,
+        workers=args.workers,
+        greedy_input=args.greedy_input,
+        budget=args.budget,
+        data=[Path(name) for name in args.data] if args.data else None,
+        margin_scale=args.margin_scale,
+        far_weight=args.far_weight,
+        candidate_features=args.candidate_features,
     )
-    path = train(cfg)
+    try:
+        path = train(cfg)
+    except ValueError as exc:
+        print(f"paiju train: {exc}", file=sys.stderr)
+        return 2
     print(f"weights: {path}\nlog: {cfg.out / 'train.log'}\ncurve: {cfg.out / 'curve.png'}")
     return 0

@@ -27,6 +27,8 @@ Obs = dict[str, npt.NDArray[Any]]
 
 ILLEGAL_MODES = ("raise", "pass")
 
+_INT8 = np.dtype(np.int8)
+
 
 def _flow(variant: str) -> Variant:
     from paiju.variants import find_variant
@@ -73,6 +75,7 @@ class Table:
         self._rng = random.Random()
         self.hand: Any = None
         self._net = [0] * self.n_seats
+        self._paid = 0
         self._phi = [0.0] * self.n_seats
 
     # -- spaces ----------------------------------------------------------------------
@@ -100,6 +103,7 @@ class Table:
         dealer = rng.randrange(self.n_seats)
         self.hand = self.flow.new_hand(self.options, seed=hand_seed, dealer=dealer, carry={})
         self._net = [0] * self.n_seats
+        self._paid = 0
         self._phi = self.potentials()
 
     @property
@@ -107,11 +111,13 @@ class Table:
         return self.codec.players(self.hand)
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
-        m = np.zeros(self.n_actions, dtype=np.int8)
-        legal = self.hand.legal_actions(seat)
-        if legal:
-            m[legal] = 1
-        return m
+        # a bytearray filled in Python and viewed by numpy: a handful of legal codes
+        # cost less this way than numpy's fancy assignment from a list (and the dtype
+        # passed positionally: numpy's keyword parsing costs more than the view)
+        buf = bytearray(self.n_actions)
+        for a in self.hand.legal_actions(seat):
+            buf[a] = 1
+        return np.frombuffer(buf, _INT8)
 
     def observe(self, seat: int) -> Obs:
         planes, scalars = self.encoder.encode(self.hand, seat)
@@ -150,11 +156,20 @@ class Table:
             out[s] = -self.shaping * self.codec.shanten(self.hand, s)
         return out
 
+    def rewards_due(self) -> bool:
+        """Whether :meth:`rewards` would give anything but zeros (something was paid
+        since the last call, or shaping is on)."""
+        return bool(self.shaping) or len(self.hand.ledger) != self._paid
+
     def rewards(self) -> list[float]:
         """Each seat's reward since the last call: points won or paid (kong money is
         paid during the hand, the settlement at its end) times ``reward_scale``, plus the
         change of the shaping potential; at the end the potential is paid back, so the
         shaping adds a constant per deal and seat and leaves the best play unchanged."""
+        if not self.shaping and len(self.hand.ledger) == self._paid:
+            # nothing paid since the last call (most steps): no sums to redo
+            return [0.0] * self.n_seats
+        self._paid = len(self.hand.ledger)
         net = self.hand.net()
         scale = self.reward_scale
         out = [(net[s] - self._net[s]) * scale for s in range(self.n_seats)]
@@ -245,21 +260,30 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.moves = dict.fromkeys(self.agents, 0)
         self.agent_selection = agent_name(t.hand.to_act()[0])
-        self._update_infos({})
-
-    def _update_infos(self, extra: dict[str, Any]) -> None:
-        # only the agent to act has legal actions: the others' infos are empty (their
-        # masks would be all zero), which also keeps the step cheap
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._informed: str | None = None
+        self._rewarded = False
+        self._update_infos(None)
+
+    def _update_infos(self, extra: dict[str, Any] | None) -> None:
+        # only the agent to act has legal actions: the others' infos are empty (their
+        # masks would be all zero); only the entries that change are replaced
+        infos = self.infos
+        informed = self._informed
+        if informed is not None and informed in infos:
+            infos[informed] = {}
         selected = self.agent_selection
-        if not (self.terminations[selected] or self.truncations[selected]):
-            self._mask = self.table.mask(self._seat[selected])
-            self.infos[selected] = {"action_mask": self._mask, **extra}
+        if self.terminations[selected] or self.truncations[selected]:
+            self._informed = None
+            return
+        self._mask = mask = self.table.mask(self._seat[selected])
+        infos[selected] = {"action_mask": mask, **extra} if extra else {"action_mask": mask}
+        self._informed = selected
 
     def observe(self, agent: str) -> Obs:
         seat = self._seat[agent]
         t = self.table
-        if agent == self.agent_selection and agent in self.infos and self.infos[agent]:
+        if agent == self._informed:
             planes, scalars = t.encoder.encode(t.hand, seat)
             return {"observation": planes, "scalars": scalars, "action_mask": self._mask.copy()}
         return t.observe(seat)
@@ -271,15 +295,18 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
             return
         t = self.table
         seat = self._seat[agent]
-        code, substituted = t.legalize(action, seat)
-        self._cumulative_rewards[agent] = 0.0
         hand = t.hand
+        if type(action) is int and action in hand.legal_actions(seat):
+            code, substituted = action, False
+        else:
+            code, substituted = t.legalize(action, seat)
+        self._cumulative_rewards[agent] = 0.0
         hand.apply(code, seat)
         self.moves[agent] += 1
         nxt = agent
         cap = self.max_cycles
         while not hand.is_over:
-            nxt = agent_name(hand.to_act()[0])
+            nxt = self.possible_agents[hand.to_act()[0]]
             if cap is None or self.moves[nxt] < cap:
                 break
             if all(n >= cap for n in self.moves.values()):
@@ -293,12 +320,19 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         if hand.is_over:
             for a in self.agents:
                 self.terminations[a] = True
-        rewards = t.rewards()
-        for a in self.agents:
-            self.rewards[a] = rewards[self._seat[a]]
+        # most steps pay nothing: the rewards stay zeros and nothing is accumulated
+        if t.rewards_due():
+            rewards = t.rewards()
+            for a in self.agents:
+                self.rewards[a] = rewards[self._seat[a]]
+            self._rewarded = True
+            self._accumulate_rewards()
+        elif self._rewarded:
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._rewarded = False
         self.agent_selection = nxt
-        self._update_infos({"illegal": True} if substituted else {})
-        self._accumulate_rewards()
+        self._update_infos({"illegal": True} if substituted else None)
         if self.render_mode == "ansi":
             print(self.render(), end="")
 

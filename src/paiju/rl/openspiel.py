@@ -64,7 +64,7 @@ def _make_game_class(variant: str) -> tuple[Any, Any]:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=4 if variant == "qinger" else default_seats,
+        max_num_players=default_flow.max_seats(),
         min_num_players=default_seats,
         provides_information_state_string=False,
         provides_information_state_tensor=False,

@@ -4,7 +4,9 @@ Phase 1 (imitation): the teacher (``strong`` by default) plays every seat of ``h
 deals; each decision with more than one legal action is one example (the seat's
 observation, its action mask, the teacher's action). A policy network (a multilayer
 perceptron over the flattened planes and the scalars) learns them by masked
-cross-entropy.
+cross-entropy, optionally weighted by the teacher's margin over greedy's action
+(``margin_scale``), optionally with the lookahead's far-hand tie-break score as an input
+row (``candidate_features``).
 
 Phase 2 (PPO, ``ppo_iters`` > 0): the learner plays one seat of each deal against
 opponents drawn from a pool — greedy and the learner's own past snapshots (one added
@@ -27,12 +29,13 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from paiju.rl.codecs import codec_for
+from paiju.rl.encode import MahjongEncoder
 
 
 @dataclass
@@ -54,11 +57,44 @@ class TrainConfig:
     snapshot_every: int = 5
     seed: int = 1
     threads: int = 1
+    greedy_input: bool = True
+    budget: float | None = None
+    weight_decay: float = 1e-4
+    data: list[Path] | None = None
+    workers: int = 1
+    margin_scale: float | None = None
+    """With it, the imitation loss weighs each example where the teacher overrules greedy
+    by its margin over greedy's action in points, divided by this and capped at 1 (an
+    overrule worth ``margin_scale`` points or more counts fully, one worth nothing not
+    at all); the other examples weigh 1. None: every example weighs 1."""
+    far_weight: float = 1.0
+    """With ``margin_scale``: the weight of an overrule by the far-hand tie-break (its
+    margin is a count of tiles, not points)."""
+    candidate_features: bool = False
+    """Add :func:`~paiju.bots.learned.candidate_row` to the network's input."""
 
 
-def _features(encoder: Any, hand: Any, seat: int) -> npt.NDArray[np.float32]:
-    planes, scalars = encoder.encode(hand, seat)
-    return np.concatenate((planes.ravel(), scalars))
+def _features(
+    encoder: Any,
+    hand: Any,
+    seat: int,
+    n_actions: int,
+    greedy: Any = None,
+    *,
+    candidates: bool = False,
+) -> npt.NDArray[np.float32]:
+    from paiju.bots.learned import features
+
+    return features(encoder, hand, seat, n_actions, greedy, candidates=candidates)
+
+
+def _hint(cfg: TrainConfig, seed: int) -> Any:
+    """The greedy bot whose action is the network's extra input (``greedy_input``)."""
+    if not cfg.greedy_input:
+        return None
+    from paiju.bots.greedy import greedy_bot
+
+    return greedy_bot(cfg.variant, seed)
 
 
 def _mask(n: int, legal: list[int]) -> npt.NDArray[np.bool_]:
@@ -79,40 +115,325 @@ def _setup(variant: str) -> tuple[Any, Any, int]:
     return flow, options, flow.seats(options)
 
 
-def collect_imitation(
-    cfg: TrainConfig, stream: IO[str]
-) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
-    """The teacher's decisions over ``cfg.hands`` deals (features, masks, actions)."""
+SOURCE_GREEDY, SOURCE_LOOKAHEAD, SOURCE_FAR = 0, 1, 2
+"""What decided an example's label (``source`` in the data): the teacher's own rule or
+greedy (no values), the lookahead's values, or the lookahead's far-hand tie-break (an
+improving-tile count, no points)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The teacher's action and, where its search valued the candidates in points, how
+    much better it is than greedy's (``margin``) and than the best other action
+    (``gap``); NaN where unknown."""
+
+    action: int
+    margin: float = float("nan")
+    gap: float = float("nan")
+    source: int = SOURCE_GREEDY
+
+
+def _teacher_choice(
+    bot: Any, hand: Any, seat: int, legal: list[int], default: int | None
+) -> Choice:
+    """The teacher's action where ``default`` is greedy's (the network's hint).
+
+    Greedy breaks ties between equally good discards at random, so the strong bot's own
+    greedy fallback and the hint's greedy would disagree on ties by chance alone, and the
+    network would be asked to predict coin flips. The lookahead teacher therefore starts
+    from the hint's action, as the strong bot starts from its fallback's (``ties keep
+    default``): it differs from the hint only where its values overrule greedy. Its
+    values give the choice's margin over greedy's (for the margin-weighted loss)."""
+    if default is None:
+        return Choice(int(bot(hand, seat)))
+    from paiju.bots.lookahead import lookahead_evaluation
+    from paiju.bots.strong import StrongBot
+    from paiju.engine.mahjong import MahjongHand
+
+    if getattr(bot, "name", None) == "greedy":
+        # the hint is the same greedy bot: its action is the teacher's
+        return Choice(default, 0.0)
+    if isinstance(bot, StrongBot) and bot.search == "lookahead" and isinstance(hand, MahjongHand):
+        from paiju.engine import actions as A
+
+        if A.ZIMO in legal:
+            return Choice(int(A.ZIMO), 0.0 if default == A.ZIMO else float("nan"))
+        ev = lookahead_evaluation(hand, seat, legal, default, bot.lookahead)
+        return _choice_of(ev, default)
+    return Choice(int(bot(hand, seat)))
+
+
+def _choice_of(ev: Any, default: int) -> Choice:
+    """:class:`Choice` of a lookahead :class:`~paiju.bots.values.Evaluation` made with
+    greedy's action as its default."""
+    from paiju.engine import actions as A
+
+    choice = int(ev.choice)
+    points = {a: v.points for a, v in ev.values.items() if v.points is not None}
+    if ev.search != "lookahead" or choice not in points:
+        # greedy's shanten: the far tie-break may have moved it, by tiles, not points
+        if choice == default:
+            return Choice(choice, 0.0)
+        return Choice(choice, source=SOURCE_FAR)
+
+    def base(a: int) -> int:
+        # a discard and the same discard with a ready declaration leave the same hand
+        return a - A.TING if a >= A.TING else a
+
+    mine = points[choice]
+    margin = mine - points[default] if default in points else float("nan")
+    others = [v for a, v in points.items() if base(a) != base(choice)]
+    gap = mine - max(others) if others else float("nan")
+    return Choice(choice, margin, gap, SOURCE_LOOKAHEAD)
+
+
+class Examples(NamedTuple):
+    """Imitation examples, one row per decision: the input (without the candidate row),
+    the legal mask, the teacher's action, its margin over greedy's and its gap to the
+    best other action in points (NaN: unknown), what decided it (``SOURCE_*``) and the
+    :func:`~paiju.bots.learned.candidate_row` (the optional input row)."""
+
+    x: npt.NDArray[np.float16]
+    mask: npt.NDArray[np.bool_]
+    y: npt.NDArray[np.int64]
+    margin: npt.NDArray[np.float32]
+    gap: npt.NDArray[np.float32]
+    source: npt.NDArray[np.int8]
+    cand: npt.NDArray[np.float16]
+
+
+class _Rows:
+    """Examples being collected."""
+
+    def __init__(self) -> None:
+        self.x: list[npt.NDArray[np.float16]] = []
+        self.mask: list[npt.NDArray[np.bool_]] = []
+        self.y: list[int] = []
+        self.margin: list[float] = []
+        self.gap: list[float] = []
+        self.source: list[int] = []
+        self.cand: list[npt.NDArray[np.float16]] = []
+
+    def extend(self, other: _Rows) -> None:
+        for name in vars(self):
+            getattr(self, name).extend(getattr(other, name))
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+    def stack(self, n_in: int, n_actions: int) -> Examples:
+        if not self.y:
+            return Examples(
+                np.zeros((0, n_in), np.float16),
+                np.zeros((0, n_actions), np.bool_),
+                np.zeros(0, np.int64),
+                np.zeros(0, np.float32),
+                np.zeros(0, np.float32),
+                np.zeros(0, np.int8),
+                np.zeros((0, n_actions), np.float16),
+            )
+        return Examples(
+            np.stack(self.x),
+            np.stack(self.mask),
+            np.asarray(self.y, dtype=np.int64),
+            np.asarray(self.margin, dtype=np.float32),
+            np.asarray(self.gap, dtype=np.float32),
+            np.asarray(self.source, dtype=np.int8),
+            np.stack(self.cand),
+        )
+
+
+def _hand_jobs(cfg: TrainConfig, n_seats: int) -> list[tuple[int, int, list[int]]]:
+    """Each teacher hand's deal seed, dealer and seat seeds, drawn up front so that the
+    examples do not depend on how the hands are split among worker processes."""
+    rng = random.Random(cfg.seed)
+    return [
+        (rng.getrandbits(48), rng.randrange(n_seats), [rng.getrandbits(32) for _ in range(n_seats)])
+        for _ in range(cfg.hands)
+    ]
+
+
+def _imitate_hand(cfg: TrainConfig, job: tuple[int, int, list[int]]) -> _Rows:
+    """The teacher's decisions with more than one legal action in one hand."""
+    from paiju.bots.learned import candidate_row
     from paiju.bots.levels import make_player
-    from paiju.simulator import Progress
 
     codec = codec_for(cfg.variant)
-    encoder = codec.encoder(shanten=True)
-    flow, options, n_seats = _setup(cfg.variant)
-    rng = random.Random(cfg.seed)
-    xs: list[npt.NDArray[np.float16]] = []
-    ms: list[npt.NDArray[np.bool_]] = []
-    ys: list[int] = []
+    encoder = _encoder(cfg.variant)
+    flow, options, _ = _setup(cfg.variant)
+    seed, dealer, seat_seeds = job
+    hand = flow.new_hand(options, seed=seed, dealer=dealer, carry={})
+    players = [make_player(cfg.teacher, s, cfg.variant, budget=cfg.budget) for s in seat_seeds]
+    hint = _hint(cfg, seed & 0xFFFFFFFF)
+    rows = _Rows()
+    while not hand.is_over:
+        seat = hand.to_act()[0]
+        legal = hand.legal_actions(seat)
+        if len(legal) == 1:
+            hand.apply(legal[0], seat)
+            continue
+        default = None if hint is None else int(hint(hand, seat))
+        choice = _teacher_choice(players[seat], hand, seat, legal, default)
+        fixed = None if default is None else (lambda h, s, a=default: a)
+        rows.x.append(_features(encoder, hand, seat, codec.n_actions, fixed).astype(np.float16))
+        rows.mask.append(_mask(codec.n_actions, legal))
+        rows.y.append(choice.action)
+        rows.margin.append(choice.margin)
+        rows.gap.append(choice.gap)
+        rows.source.append(choice.source)
+        rows.cand.append(candidate_row(hand, seat, codec.n_actions, default).astype(np.float16))
+        hand.apply(choice.action, seat)
+    return rows
+
+
+_ENCODERS: dict[str, Any] = {}
+
+
+def _encoder(variant: str) -> Any:
+    # one per process: the shanten planes' tables warm up over many hands
+    enc = _ENCODERS.get(variant)
+    if enc is None:
+        enc = _ENCODERS[variant] = codec_for(variant).encoder(shanten=True)
+    return enc
+
+
+def _imitate_chunk(cfg: TrainConfig, jobs: list[tuple[int, int, list[int]]]) -> _Rows:
+    rows = _Rows()
+    for job in jobs:
+        rows.extend(_imitate_hand(cfg, job))
+    return rows
+
+
+def _input_width(cfg: TrainConfig) -> int:
+    """Width of the saved examples' input: planes, scalars and greedy's row (the
+    candidate row is kept apart and inserted when a network reads it)."""
+    codec = codec_for(cfg.variant)
+    enc = _encoder(cfg.variant)
+    n_obs: int = enc.n_planes * enc.kinds + enc.n_scalars
+    return n_obs + (codec.n_actions if cfg.greedy_input else 0)
+
+
+def collect_imitation(cfg: TrainConfig, stream: IO[str]) -> Examples:
+    """The teacher's decisions over ``cfg.hands`` deals, in ``cfg.workers`` processes;
+    the same examples, in the same order, for any count."""
+    from paiju.simulator import Progress
+
+    _, _, n_seats = _setup(cfg.variant)
+    jobs = _hand_jobs(cfg, n_seats)
+    chunk = 10
+    chunks = [jobs[i : i + chunk] for i in range(0, len(jobs), chunk)]
     bar = Progress(cfg.hands, f"imitate {cfg.teacher}", unit="hands", stream=stream)
-    for _ in range(cfg.hands):
-        hand = _new_hand(flow, options, rng, n_seats)
-        players = [
-            make_player(cfg.teacher, rng.getrandbits(32), cfg.variant) for _ in range(n_seats)
-        ]
-        while not hand.is_over:
-            seat = hand.to_act()[0]
-            legal = hand.legal_actions(seat)
-            action = players[seat](hand, seat)
-            if len(legal) > 1:
-                xs.append(_features(encoder, hand, seat).astype(np.float16))
-                ms.append(_mask(codec.n_actions, legal))
-                ys.append(action)
-            hand.apply(action, seat)
-        bar.update()
-    return np.stack(xs), np.stack(ms), np.asarray(ys, dtype=np.int64)
+    rows = _Rows()
+    results: Any
+    pool = None
+    if cfg.workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        from functools import partial
+
+        pool = ProcessPoolExecutor(cfg.workers)
+        results = pool.map(partial(_imitate_chunk, cfg), chunks)
+    else:
+        results = (_imitate_chunk(cfg, c) for c in chunks)
+    try:
+        for part, c in zip(results, chunks, strict=True):
+            rows.extend(part)
+            bar.update(len(c))
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return rows.stack(_input_width(cfg), codec_for(cfg.variant).n_actions)
 
 
-def _net(n_in: int, hidden: int, n_out: int) -> Any:
+def save_examples(path: Path, data: Examples) -> None:
+    np.savez(path, **data._asdict())
+
+
+def load_examples(paths: list[Path], n_in: int, n_actions: int, variant: str) -> Examples:
+    """The examples of one or more ``imitation-data.npz`` files, in order. A file of an
+    earlier version (no margins) has unknown margins and no candidate rows."""
+    parts: list[Examples] = []
+    for path in paths:
+        with np.load(path) as saved:
+            x, mask, y = saved["x"], saved["mask"], saved["y"]
+            if x.shape[1] != n_in or mask.shape[1] != n_actions:
+                raise ValueError(f"{path} does not hold {variant} examples of this input")
+            n = len(y)
+            nan = np.full(n, np.nan, np.float32)
+            parts.append(
+                Examples(
+                    x,
+                    mask,
+                    y,
+                    saved.get("margin", nan),
+                    saved.get("gap", nan),
+                    saved["source"] if "source" in saved else np.full(n, -1, np.int8),
+                    saved["cand"]
+                    if "cand" in saved
+                    else np.full((n, n_actions), np.nan, np.float16),
+                )
+            )
+    if len(parts) == 1:
+        return parts[0]
+    return Examples(*(np.concatenate(arrays) for arrays in zip(*parts, strict=True)))
+
+
+def example_weights(data: Examples, n_actions: int, cfg: TrainConfig) -> npt.NDArray[np.float32]:
+    """Each example's weight in the imitation loss (see ``TrainConfig.margin_scale``)."""
+    w = np.ones(len(data.y), dtype=np.float32)
+    if cfg.margin_scale is None:
+        return w
+    if not cfg.greedy_input:
+        raise ValueError("the margin-weighted loss needs greedy's action in the input")
+    over = data.x[:, -n_actions:].argmax(axis=1) != data.y
+    far = over & (data.source == SOURCE_FAR)
+    valued = over & ~far
+    unknown = valued & ~np.isfinite(data.margin)
+    if unknown.any():
+        raise ValueError(
+            f"{int(unknown.sum())} examples overrule greedy without a recorded margin"
+            " (examples of an earlier version): collect them again for --margin-scale"
+        )
+    w[valued] = np.clip(data.margin[valued] / cfg.margin_scale, 0.0, 1.0)
+    w[far] = cfg.far_weight
+    return w
+
+
+def network_input(data: Examples, n_actions: int, cfg: TrainConfig) -> npt.NDArray[np.float16]:
+    """The examples' input as the network reads it: with ``candidate_features`` the
+    candidate row goes in before greedy's row (which stays last)."""
+    if not cfg.candidate_features:
+        return data.x
+    if not np.isfinite(data.cand).all():
+        raise ValueError("these examples hold no candidate rows: collect them again")
+    if cfg.greedy_input:
+        return np.concatenate((data.x[:, :-n_actions], data.cand, data.x[:, -n_actions:]), axis=1)
+    return np.concatenate((data.x, data.cand), axis=1)
+
+
+def differs_from_greedy(x: npt.NDArray[Any], y: npt.NDArray[np.int64], n_actions: int) -> int:
+    """Examples whose teacher action is not greedy's (the hint row is the input's tail)."""
+    return int((x[:, -n_actions:].argmax(axis=1) != y).sum())
+
+
+HINT_SCALE = 4.0
+"""Initial weight of greedy's action in the logits (``greedy_input``): the untrained
+network plays greedy's action with a margin of about this many logits."""
+
+
+CANDIDATE_SCALE = 2000.0
+"""Initial weight of the candidate row in the logits (``candidate_features``): its
+values are tiles / 40 and scores can differ by a fifth of a tile (a held pair's tile
+counts 3.4), so a fifth of a tile is worth 10 logits, more than greedy's hint: the
+untrained network plays the far-hand tie-break exactly."""
+
+
+def _net(
+    n_in: int,
+    hidden: int,
+    n_out: int,
+    greedy_input: bool = False,
+    candidate_features: bool = False,
+) -> Any:
     import torch
     from torch import nn
 
@@ -124,15 +445,36 @@ def _net(n_in: int, hidden: int, n_out: int) -> Any:
             )
             self.pi = nn.Linear(hidden, n_out)
             self.v = nn.Linear(hidden, 1)
+            self.hint_scale = nn.Parameter(torch.tensor(HINT_SCALE if greedy_input else 0.0))
+            self.greedy_input = greedy_input
+            self.candidate_features = candidate_features
+            self.cand_scale = nn.Parameter(
+                torch.tensor(CANDIDATE_SCALE if candidate_features else 0.0)
+            )
 
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             h = self.body(x)
-            return self.pi(h), self.v(h).squeeze(-1)
+            logits = self.pi(h)
+            if self.greedy_input:
+                # the residual: greedy's action (the input's tail) added to the logits
+                logits = logits + self.hint_scale * x[:, -n_out:]
+            if self.candidate_features:
+                end = x.shape[1] - (n_out if self.greedy_input else 0)
+                logits = logits + self.cand_scale * x[:, end - n_out : end]
+            return logits, self.v(h).squeeze(-1)
 
     return Net()
 
 
-def export_npz(net: Any, path: Path, variant: str, encoder: Any) -> None:
+def export_npz(
+    net: Any,
+    path: Path,
+    variant: str,
+    encoder: Any,
+    greedy_input: bool,
+    *,
+    candidate_features: bool = False,
+) -> None:
     """The policy layers as numpy arrays (``x @ w + b``), for :mod:`paiju.bots.learned`."""
     body = [m for m in net.body if hasattr(m, "weight")]
     arrays: dict[str, Any] = {}
@@ -143,6 +485,10 @@ def export_npz(net: Any, path: Path, variant: str, encoder: Any) -> None:
     arrays["variant"] = np.array(variant)
     arrays["n_planes"] = np.array(encoder.n_planes)
     arrays["n_scalars"] = np.array(encoder.n_scalars)
+    arrays["greedy_input"] = np.array(greedy_input)
+    arrays["candidate_features"] = np.array(candidate_features)
+    arrays["candidate_scale"] = np.array(float(net.cand_scale.detach()), dtype=np.float32)
+    arrays["hint_scale"] = np.array(float(net.hint_scale.detach()), dtype=np.float32)
     np.savez_compressed(path, **arrays)
 
 
@@ -161,18 +507,35 @@ class _Log:
         print(line, file=self.stream, flush=True)
 
 
-def imitation(cfg: TrainConfig, net: Any, data: Any, log: _Log) -> None:
+def imitation(
+    cfg: TrainConfig,
+    net: Any,
+    data: tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.int64]],
+    log: _Log,
+    *,
+    weights: npt.NDArray[np.float32] | None = None,
+    margins: npt.NDArray[np.float32] | None = None,
+) -> None:
+    """Masked cross-entropy, each example weighed by ``weights`` (default 1); the epoch
+    of the lowest (weighted) held-out loss is kept. ``margins`` (points; NaN unknown)
+    add the share of the held-out overrules' margin the network repeats to the log."""
     import torch
 
     x_all, m_all, y_all = data
     n = len(y_all)
+    w_all = np.ones(n, np.float32) if weights is None else weights
     idx = np.random.default_rng(cfg.seed).permutation(n)
     n_val = max(1, n // 20)
     val, tr = idx[:n_val], idx[n_val:]
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     xv = torch.from_numpy(x_all[val].astype(np.float32))
     mv = torch.from_numpy(m_all[val])
     yv = torch.from_numpy(y_all[val])
+    wv = torch.from_numpy(w_all[val])
+    # a constant normaliser (the mean weight), so that batches of few weighty examples
+    # do not take larger steps than the others
+    w_mean = max(float(w_all[tr].mean()), 1e-6) if len(tr) else 1.0
+    best: tuple[float, int, dict[str, Any]] | None = None
     for epoch in range(cfg.epochs):
         net.train()
         perm = np.random.default_rng(cfg.seed + epoch).permutation(tr)
@@ -182,9 +545,11 @@ def imitation(cfg: TrainConfig, net: Any, data: Any, log: _Log) -> None:
             x = torch.from_numpy(x_all[b].astype(np.float32))
             m = torch.from_numpy(m_all[b])
             y = torch.from_numpy(y_all[b])
+            w = torch.from_numpy(w_all[b])
             logits, _ = net(x)
             logits = logits.masked_fill(~m, -1e9)
-            loss = torch.nn.functional.cross_entropy(logits, y)
+            ce = torch.nn.functional.cross_entropy(logits, y, reduction="none")
+            loss = (ce * w).mean() / w_mean
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
@@ -194,21 +559,43 @@ def imitation(cfg: TrainConfig, net: Any, data: Any, log: _Log) -> None:
         with torch.no_grad():
             logits, _ = net(xv)
             logits = logits.masked_fill(~mv, -1e9)
-            val_loss = float(torch.nn.functional.cross_entropy(logits, yv))
-            acc = float((logits.argmax(-1) == yv).float().mean())
-        log.write(
-            {
-                "phase": "imitation",
-                "epoch": epoch + 1,
-                "loss": round(total / max(1, count), 4),
-                "val_loss": round(val_loss, 4),
-                "val_accuracy": round(acc, 4),
-            }
-        )
+            ce = torch.nn.functional.cross_entropy(logits, yv, reduction="none")
+            val_loss = float((ce * wv).sum() / wv.sum().clamp(min=1e-6))
+            pred = logits.argmax(-1)
+            acc = float((pred == yv).float().mean())
+        row: dict[str, Any] = {
+            "phase": "imitation",
+            "epoch": epoch + 1,
+            "loss": round(total / max(1, count), 4),
+            "val_loss": round(val_loss, 4),
+            "val_accuracy": round(acc, 4),
+        }
+        if cfg.greedy_input:
+            # where the teacher overrules greedy, how often the network does the same;
+            # where it does not, how often the network strays from greedy anyway
+            hint = torch.from_numpy(x_all[val][:, -m_all.shape[1] :].argmax(axis=1))
+            over = yv != hint
+            kept = int((pred[over] == yv[over]).sum())
+            strays = int((pred[~over] != yv[~over]).sum())
+            row["val_overrules_kept"] = round(kept / max(1, int(over.sum())), 4)
+            row["val_strays"] = round(strays / max(1, int((~over).sum())), 4)
+            if margins is not None:
+                # the overrules' worth in points, and how much of it the network keeps
+                mgn = torch.from_numpy(np.nan_to_num(margins[val], nan=0.0))
+                worth = float(mgn[over].sum())
+                got = float(mgn[over & (pred == yv)].sum())
+                row["val_margin_kept"] = round(got / worth, 4) if worth > 0 else None
+        log.write(row)
         torch.save(net.state_dict(), cfg.out / f"checkpoint-imitation-{epoch + 1}.pt")
+        if best is None or val_loss < best[0]:
+            best = (val_loss, epoch + 1, {k: v.clone() for k, v in net.state_dict().items()})
+    if best is not None:
+        # the epoch that predicts the held-out examples best: later ones overfit
+        net.load_state_dict(best[2])
+        log.write({"phase": "imitation_kept", "epoch": best[1], "val_loss": round(best[0], 4)})
 
 
-def _numpy_policy(net: Any) -> Any:
+def _numpy_policy(net: Any, greedy_input: bool, candidates: bool = False) -> Any:
     from paiju.bots.learned import Policy
 
     body = [m for m in net.body if hasattr(m, "weight")]
@@ -219,7 +606,11 @@ def _numpy_policy(net: Any) -> Any:
                 layer.bias.detach().numpy().astype(np.float32).copy(),
             )
             for layer in [*body, net.pi]
-        ]
+        ],
+        greedy_input,
+        float(net.hint_scale.detach()),
+        candidates,
+        float(net.cand_scale.detach()),
     )
 
 
@@ -234,7 +625,8 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
     flow, options, n_seats = _setup(cfg.variant)
     rng = random.Random(cfg.seed + 1000)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.ppo_lr)
-    pool: list[Any] = [_numpy_policy(net)]
+    pool: list[Any] = [_numpy_policy(net, cfg.greedy_input, cfg.candidate_features)]
+    hint = _hint(cfg, cfg.seed + 1000)
     spread = 1.0
     bar = Progress(cfg.ppo_iters, "ppo", unit="iterations", stream=stream)
 
@@ -243,7 +635,11 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
             legal = hand.legal_actions(seat)
             if len(legal) == 1:
                 return int(legal[0])
-            logits = policy.logits(_features(encoder, hand, seat))
+            logits = policy.logits(
+                _features(
+                    encoder, hand, seat, codec.n_actions, hint, candidates=cfg.candidate_features
+                )
+            )
             return int(max(legal, key=lambda a: float(logits[a])))
 
         return play
@@ -275,7 +671,9 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
                 if len(legal) == 1:
                     hand.apply(legal[0], seat)
                     continue
-                x = _features(encoder, hand, seat)
+                x = _features(
+                    encoder, hand, seat, codec.n_actions, hint, candidates=cfg.candidate_features
+                )
                 m = _mask(codec.n_actions, legal)
                 with torch.no_grad():
                     logits, _ = net(torch.from_numpy(x)[None])
@@ -332,7 +730,7 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
                 torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
                 opt.step()
         if (it + 1) % cfg.snapshot_every == 0:
-            pool.append(_numpy_policy(net))
+            pool.append(_numpy_policy(net, cfg.greedy_input, cfg.candidate_features))
             torch.save(net.state_dict(), cfg.out / f"checkpoint-ppo-{it + 1}.pt")
         log.write(
             {
@@ -379,18 +777,40 @@ def train(cfg: TrainConfig, stream: IO[str] | None = None) -> Path:
     cfg.out.mkdir(parents=True, exist_ok=True)
     codec = codec_for(cfg.variant)
     encoder = codec.encoder(shanten=True)
-    n_in = encoder.n_planes * encoder.kinds + encoder.n_scalars
+    if cfg.candidate_features and codec.encoder is not MahjongEncoder:
+        raise ValueError("--candidate-features: the candidate row is for mahjong only")
+    width = _input_width(cfg)
+    n_in = width + (codec.n_actions if cfg.candidate_features else 0)
     log = _Log(cfg.out / "train.log", out_stream)
     log.write({"phase": "config", **{k: str(v) for k, v in asdict(cfg).items()}})
-    net = _net(n_in, cfg.hidden, codec.n_actions)
-    if cfg.hands > 0 and cfg.epochs > 0:
-        data = collect_imitation(cfg, out_stream)
-        log.write({"phase": "data", "examples": len(data[2])})
-        imitation(cfg, net, data, log)
+    net = _net(n_in, cfg.hidden, codec.n_actions, cfg.greedy_input, cfg.candidate_features)
+    if cfg.data is not None or (cfg.hands > 0 and cfg.epochs > 0):
+        if cfg.data is not None:
+            data = load_examples(cfg.data, width, codec.n_actions, cfg.variant)
+        else:
+            data = collect_imitation(cfg, out_stream)
+            # kept, so that other network settings can be tried on the same examples
+            save_examples(cfg.out / "imitation-data.npz", data)
+        row: dict[str, Any] = {"phase": "data", "examples": len(data.y)}
+        if cfg.greedy_input:
+            row["teacher_not_greedy"] = differs_from_greedy(data.x, data.y, codec.n_actions)
+        weights = example_weights(data, codec.n_actions, cfg)
+        if cfg.margin_scale is not None:
+            row["weight_of_overrules"] = round(
+                float(weights[data.x[:, -codec.n_actions :].argmax(axis=1) != data.y].sum()), 1
+            )
+        log.write(row)
+        if cfg.epochs > 0:
+            x = network_input(data, codec.n_actions, cfg)
+            margins = data.margin if cfg.greedy_input else None
+            imitation(cfg, net, (x, data.mask, data.y), log, weights=weights, margins=margins)
+            del x
         del data
     if cfg.ppo_iters > 0:
         ppo(cfg, net, log, out_stream)
     path = cfg.out / f"{cfg.variant}.npz"
-    export_npz(net, path, cfg.variant, encoder)
+    export_npz(
+        net, path, cfg.variant, encoder, cfg.greedy_input, candidate_features=cfg.candidate_features
+    )
     plot(log.rows, cfg.out / "curve.png", cfg.variant)
     return path

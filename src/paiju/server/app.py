@@ -67,7 +67,9 @@ class SocketConnection(Connection):
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self.closing or 1000)
                 return
-            await self.websocket.send_text(json.dumps(msg, ensure_ascii=False))
+            await self.websocket.send_text(
+                json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+            )
 
 
 def create_app(
@@ -168,7 +170,7 @@ def create_app(
         if status not in (None, "waiting", "playing", "finished"):
             raise HTTPException(422, "status must be waiting, playing or finished")
         address = _address(request.client.host if request.client else None, request.headers)
-        if not manager.allow("lookup", address):
+        if not await manager.admit("lookup", address):
             raise HTTPException(429, "too many room lookups; wait a little")
         found = [r for r in manager.rooms.values() if status is None or r.status == status]
         if status == "waiting":
@@ -179,11 +181,12 @@ def create_app(
     @app.get("/api/rooms/{code}")
     async def room(code: str, request: Request) -> dict[str, Any]:
         address = _address(request.client.host if request.client else None, request.headers)
+        if not await manager.admit("lookup", address):
+            raise HTTPException(429, "too many room lookups; wait a little")
         try:
-            found = manager.lookup(code[:32], address)
+            found = manager.room(code[:32])
         except P.ProtocolError as exc:
-            status = 429 if exc.code == "rate_limited" else 404
-            raise HTTPException(status, exc.message) from None
+            raise HTTPException(404, exc.message) from None
         return found.public()
 
     @app.get("/api/games")
@@ -258,7 +261,7 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                if not manager.allow("message", address):
+                if not await manager.admit("message", address):
                     strikes += 1
                     conn.send(M.error("rate_limited", "too many messages; slow down"))
                     if strikes >= MAX_STRIKES:
@@ -302,6 +305,14 @@ def create_app(
     from paiju.server.review_api import router as review_router
 
     app.include_router(review_router)
+
+    from paiju.server.player_api import router as player_router
+
+    app.include_router(player_router)
+
+    from paiju.server.rule_books import router as rule_books_router
+
+    app.include_router(rule_books_router)
 
     static = static_dir or os.environ.get("PAIJU_STATIC_DIR") or "web/dist"
     if Path(static).is_dir():

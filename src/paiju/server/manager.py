@@ -9,16 +9,22 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from paiju.engine.errors import IllegalActionError, InvalidActionError
+from paiju.engine.fairness import (
+    FairDealError,
+    new_server_seed,
+    offline_server_seed,
+    parse_seed_hex,
+)
 from paiju.engine.session import ResumeError, Session
 from paiju.server import messages as M
 from paiju.server import protocol as P
+from paiju.server.botpool import BotFn, BotPool, RemoteBot
 from paiju.server.room import Connection, Room, Seat, ServerConfig, hash_token
-from paiju.server.storage import Storage
+from paiju.server.storage import Storage, pending_holds
 from paiju.server.timers import Clock, RealClock, TokenBucket
 from paiju.variants import VARIANTS, Variant, find_variant
 from paiju.variants.base import OptionError
@@ -60,8 +66,12 @@ class RoomManager:
         self.counters = Counters()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._seed_counter = 0
-        self._pool = ThreadPoolExecutor(
-            max_workers=max(1, self.config.bot_workers), thread_name_prefix="paiju-bot"
+        self._server_seed_counter = 0
+        self.bots = BotPool(
+            threads=self.config.bot_workers,
+            processes=self.config.bot_processes,
+            nice=self.config.bot_nice,
+            idle=self.config.bot_idle,
         )
         storage.listen(self._storage_changed)
 
@@ -82,14 +92,14 @@ class RoomManager:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
 
-    async def think(self, bot: Callable[[Any, int], int], hand: Any, seat: int) -> int:
+    async def think(self, bot: Any, hand: Any, seat: int) -> int:
         """``bot``'s decision on ``hand`` (a copy nobody else touches), computed in the
-        worker pool so that no table waits for another table's bot; -1 if the bot fails."""
-        loop = asyncio.get_running_loop()
+        bot pool (threads, or worker processes for the heavy levels) so that no table waits
+        for another table's bot; -1 if the bot fails."""
         try:
-            return await loop.run_in_executor(self._pool, bot, hand, seat)
+            return await self.bots.decide(bot, hand, seat)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -102,6 +112,14 @@ class RoomManager:
         self._seed_counter += 1
         return self.config.seed + self._seed_counter - 1
 
+    def new_server_seed(self) -> bytes:
+        """A room's fair-deal secret: from the operating system, or, with a fixed ``seed``
+        (tests, load runs), one anyone can derive, so that such a server replays its games."""
+        if self.config.seed is None:
+            return new_server_seed()
+        self._server_seed_counter += 1
+        return offline_server_seed(self.config.seed * 1000 + self._server_seed_counter)
+
     def flows(self) -> dict[str, Variant]:
         return VARIANTS
 
@@ -112,15 +130,17 @@ class RoomManager:
                 "bad_bot", f"no bot {level!r} at a {variant} table (known: {known})"
             )
 
-    def make_bot(self, level: str, seed: int, variant: str) -> Callable[[Any, int], int]:
-        from paiju.bots import make_bot
-
+    def make_bot(self, level: str, seed: int, variant: str, key: str = "") -> BotFn | RemoteBot:
+        """The bot of ``key`` (``game:seat``): a callable, or a handle on one that lives in
+        a worker process (see :mod:`paiju.server.botpool`)."""
         self.check_bot(level, variant)
         try:
-            bot: Callable[[Any, int], int] = make_bot(level, seed, variant)
+            return self.bots.make(key or secrets.token_hex(8), level, seed, variant)
         except ValueError as exc:
             raise P.ProtocolError("bad_bot", str(exc)) from None
-        return bot
+
+    def forget_bots(self, keys: list[str]) -> None:
+        self.bots.forget(keys)
 
     def new_code(self) -> str:
         while True:
@@ -145,15 +165,25 @@ class RoomManager:
         self.counters.rate_limited += 1
         return False
 
+    async def admit(self, kind: str, address: str) -> bool:
+        """:meth:`allow` for callers that can wait (a cluster node's limits are shared in
+        Redis and may need a round trip there)."""
+        return self.allow(kind, address)
+
     # -- dispatch ----------------------------------------------------------------------
     def handle(self, conn: Connection, msg: Any) -> None:
         """Carry out one validated client message; raises :class:`ProtocolError`."""
         if isinstance(msg, P.Ping):
             conn.send(M.Pong(t=msg.t, server_time=time.time()).json_dict())
+        elif isinstance(msg, P.Pace):
+            # the device's own setting: kept with the connection, in whatever room it is
+            conn.bot_pace = msg.bot_seconds
         elif isinstance(msg, P.CreateRoom):
             self.create_room(conn, msg)
         elif isinstance(msg, P.Join):
             target = self.lookup(msg.code, conn.address)
+            if msg.client_seed is not None:
+                conn.client_seed = msg.client_seed
             if conn.room is target:
                 # already here (seated or watching): just redraw the table
                 conn.send(target.room_message(conn))
@@ -168,7 +198,7 @@ class RoomManager:
             if room is None:
                 raise P.ProtocolError("no_room", "join or create a room first")
             if isinstance(msg, P.TakeSeat):
-                room.take_seat(conn, msg.seat, msg.name)
+                room.take_seat(conn, msg.seat, msg.name, msg.client_seed)
             elif isinstance(msg, P.SetSeat):
                 room.set_seat(conn, msg.seat, msg.kind, msg.level)
             elif isinstance(msg, P.Start):
@@ -231,6 +261,8 @@ class RoomManager:
             if choice.kind == "bot":
                 self.check_bot(choice.level, msg.variant)
         seats = [Seat(i, c.kind, c.level) for i, c in enumerate(choices)]
+        if msg.client_seed is not None:
+            conn.client_seed = msg.client_seed
         room = Room(self, self.new_code(), msg.variant, flow, options, seats, msg.timers)
         room.host_id = conn.id
         self.rooms[room.code] = room
@@ -335,11 +367,29 @@ class RoomManager:
         if game is None:
             raise ResumeError("the game row is gone")
         lines = await self.storage.lines(game_id)
-        session = Session.resume(lines, find_variant)
         setup = game.room
         if not setup.get("seats"):
             damage = (game.result or {}).get("error", "no room setup is stored")
             raise ResumeError(str(damage))
+        server_seed = None
+        if "server_seed" in setup:
+            try:
+                server_seed = parse_seed_hex(setup["server_seed"])
+            except FairDealError as exc:
+                raise ResumeError(f"room setup: {exc}") from None
+        session = Session.resume(lines, find_variant, server_seed)
+        for seat_index, action in pending_holds(lines, await self.storage.holds(game_id)):
+            # answers taken in the open window before the restart: held again, as they were
+            try:
+                session.act(seat_index, session.parse(action))
+            except (IllegalActionError, InvalidActionError) as exc:
+                log.warning(
+                    "game %s: held answer %s of seat %d dropped: %s",
+                    game_id,
+                    action,
+                    seat_index,
+                    exc,
+                )
         timers = P.TimerSettings.model_validate(setup.get("timers", {}))
         raw_seats = setup["seats"]
         if not isinstance(raw_seats, list) or len(raw_seats) != session.n_seats:
@@ -348,6 +398,9 @@ class RoomManager:
             Seat(i, s["kind"], s.get("level", "greedy"), s.get("name", ""), s.get("token_hash"))
             for i, s in enumerate(raw_seats)
         ]
+        fair = session.match.fair
+        for seat in seats:
+            seat.client_seed = fair.client_seeds[seat.index] if fair is not None else ""
         code = game.room_code
         if code in self.rooms or len(code) != P.ROOM_CODE_LENGTH:
             code = self.new_code()

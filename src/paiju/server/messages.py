@@ -4,17 +4,27 @@ Every message the server sends is built by one of these models and dumped to JSO
 JSON Schema published at ``GET /api/schema`` (and committed as
 ``web/src/schema/server-messages.json`` by ``scripts/server-schema.py``) is the contract the
 browser client's TypeScript types are generated from. Game payloads (``state``, ``events``,
-``match``) come from the engine's seat views and event filters; their shape is the engine's
-and is typed here as JSON objects.
+``match``) come from the engine's seat views and event filters. ``state`` is published as
+``$defs/SeatView`` (the models of ``paiju.server.views``) but sent as the engine built it,
+unvalidated: a test checks every view of seeded games against those models instead, so a
+drifted field fails a test and never a table. ``events`` likewise are published as
+``$defs/SeatEvent`` (``paiju.server.events``) and sent unvalidated.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
+
+from paiju.server.events import REF_MARK, SeatEventJSON, seat_event_schema
+from paiju.server.views import seat_view_schema
 
 JSONObject = dict[str, Any]
+# pydantic cannot emit a $ref to a definition it did not make: a marker stands in for it
+# and server_schema() swaps it for the reference once the view models are in $defs
+SeatViewJSON = Annotated[JSONObject, WithJsonSchema({"$comment": REF_MARK + "SeatView"})]
+"""A seat view: typed in the schema, passed through as the engine's JSON when sent."""
 
 
 class _Out(BaseModel):
@@ -59,6 +69,24 @@ class TimersInfo(_Out):
     bank_seconds: float
 
 
+class FairInfo(_Out):
+    """The room's fair deal (docs/spec/fair-deal.md) as every seat sees it before the deal:
+    the commitment to the server seed, and the client seeds by seat (``""`` for a bot or a
+    client that sent none; fixed when the game starts)."""
+
+    scheme: Literal["paiju-fair-1"]
+    commitment: str
+    room: str
+    client_seeds: list[str]
+
+
+class FairReveal(FairInfo):
+    """At the match's end: the same fields and the server seed, 64 hex digits, whose
+    SHA-256 is the commitment."""
+
+    server_seed: str
+
+
 class RoomInfo(_Out):
     code: str
     variant: str
@@ -69,11 +97,14 @@ class RoomInfo(_Out):
     timers: TimersInfo
     game_id: str | None
     spectators: int
+    fair: FairInfo
 
 
 class You(_Out):
     seat: int | None
     host: bool
+    client_seed: str | None
+    """The seed this connection sent (``join``, ``create_room`` or ``take_seat``)."""
 
 
 class RoomMessage(_Out):
@@ -90,13 +121,34 @@ class Clock(_Out):
     base_ms: int
 
 
+class LedgerEntry(_Out):
+    """One payment of the match: in which hand, who paid whom how much, for what."""
+
+    hand: int
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+
+
+class HandSummary(_Out):
+    """A finished hand of the match."""
+
+    index: int
+    dealer: int
+    winners: list[int]
+    self_drawn: bool
+    exhausted: bool
+    net: list[int]
+
+
 class MatchState(_Out):
     hands_played: int
     dealer: int
     round_wind: int
     totals: list[int]
-    ledger: list[JSONObject]
-    hands: list[JSONObject]
+    ledger: list[LedgerEntry]
+    hands: list[HandSummary]
 
 
 class Snapshot(_Out):
@@ -108,7 +160,7 @@ class Snapshot(_Out):
     seat: int | None
     turn: int | None = None
     hand: int | None = None
-    state: JSONObject | None = None
+    state: SeatViewJSON | None = None
     legal: list[str] = []
     to_act: list[int] = []
     timers: list[Clock] = []
@@ -134,10 +186,10 @@ class HandStart(_Out):
 
 class Update(_Out):
     type: Literal["update"] = "update"
-    events: list[JSONObject]
+    events: list[SeatEventJSON]
     turn: int
     hand: int | None
-    state: JSONObject
+    state: SeatViewJSON
     legal: list[str]
     to_act: list[int]
     timers: list[Clock]
@@ -161,7 +213,7 @@ class HandEnd(_Out):
     self_drawn: bool
     exhausted: bool
     net: list[int]
-    state: JSONObject
+    state: SeatViewJSON
     match: MatchState
 
 
@@ -171,6 +223,7 @@ class MatchEnd(_Out):
     totals: list[int]
     match: MatchState
     record: str
+    fair: FairReveal
 
 
 class Left(_Out):
@@ -230,7 +283,35 @@ def server_schema() -> JSONObject:
             required = definition.setdefault("required", [])
             if "type" not in required:
                 required.insert(0, "type")
+    views = seat_view_schema()
+    defs = schema.setdefault("$defs", {})
+    clash = set(defs) & set(views["$defs"])
+    if clash:  # pragma: no cover - a renamed model would shadow a message's
+        raise AssertionError(f"view and message models share names: {sorted(clash)}")
+    defs.update(views.pop("$defs"))
+    defs["SeatView"] = {"title": "SeatView", **views}
+    events = seat_event_schema()
+    clash = set(defs) & set(events["$defs"])
+    if clash:  # pragma: no cover - a renamed model would shadow another
+        raise AssertionError(f"event models share names with others: {sorted(clash)}")
+    defs.update(events.pop("$defs"))
+    defs["SeatEvent"] = {"title": "SeatEvent", **events}
+    _point_at_seat_view(schema)
     return schema
+
+
+def _point_at_seat_view(node: Any) -> Any:
+    """``node`` with every marker (``paiju:ref:NAME``: the seat view, the events) replaced
+    by ``{"$ref": "#/$defs/NAME"}``."""
+    if isinstance(node, dict):
+        mark = node.get("$comment")
+        if isinstance(mark, str) and mark.startswith(REF_MARK):
+            return {"$ref": "#/$defs/" + mark.removeprefix(REF_MARK)}
+        for key, value in node.items():
+            node[key] = _point_at_seat_view(value)
+    elif isinstance(node, list):
+        node[:] = [_point_at_seat_view(item) for item in node]
+    return node
 
 
 def validate(message: JSONObject) -> Any:

@@ -44,6 +44,10 @@ def health_report(manager: RoomManager) -> dict[str, Any]:
             "idle_reaped": counters.idle_reaped,
         },
         "rate_limited": counters.rate_limited,
+        "bots": {
+            "worker_processes": len(manager.bots.worker_pids()),
+            "worker_restarts": manager.bots.restarts,
+        },
     }
 
 
@@ -100,6 +104,12 @@ def prometheus_text(manager: RoomManager) -> str:
             "counter",
             "unwatched bot tables closed",
             games["idle_reaped"],
+        ),
+        (
+            "paiju_bot_worker_restarts_total",
+            "counter",
+            "bot worker processes replaced after dying",
+            report["bots"]["worker_restarts"],
         ),
         (
             "paiju_rate_limited_total",

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from paiju.engine.fairness import FairDealError, check_client_seed
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 8192
@@ -30,6 +32,22 @@ MATCH_LENGTH_LIMITS = {"hands": 64, "rounds": 16}
 _LONG_NUMBER = re.compile(rb"[0-9]{%d,}" % (MAX_DIGITS + 1))
 
 Name = Annotated[str, Field(max_length=24, pattern=r"^[^\x00-\x1f<>]*$")]
+
+
+def _client_seed(value: str) -> str:
+    try:
+        return check_client_seed(value)
+    except FairDealError as exc:
+        raise ValueError(str(exc)) from None
+
+
+ClientSeed = Annotated[
+    str,
+    Field(max_length=64, pattern=r"^[A-Za-z0-9_-]*$"),
+    AfterValidator(_client_seed),
+]
+"""A person's contribution to the fair deal (docs/spec/fair-deal.md): 0–64 characters of
+``A-Z a-z 0-9 _ -``; a browser sends 16 random bytes in base64url."""
 
 
 class _Message(BaseModel):
@@ -62,6 +80,8 @@ class CreateRoom(_Message):
     seats: list[SeatChoice] | None = Field(default=None, max_length=8)
     """One entry per seat; default: seat 0 a person, the others greedy bots."""
     timers: TimerSettings = TimerSettings()
+    client_seed: ClientSeed | None = None
+    """This client's seed for the fair deal, used for the seat it takes."""
 
 
 class Join(_Message):
@@ -70,12 +90,17 @@ class Join(_Message):
     type: Literal["join"]
     # any length up to a code's: a wrong code is "no such room" to the person who typed it
     code: str = Field(min_length=1, max_length=ROOM_CODE_LENGTH)
+    client_seed: ClientSeed | None = None
+    """This client's seed for the fair deal, used for the seat it takes (until the game
+    starts; the seeds are fixed then)."""
 
 
 class TakeSeat(_Message):
     type: Literal["take_seat"]
     seat: int = Field(ge=0, le=7)
     name: Name = ""
+    client_seed: ClientSeed | None = None
+    """Overrides the seed sent with ``join`` / ``create_room`` for this seat."""
 
 
 class SetSeat(_Message):
@@ -123,8 +148,18 @@ class Ready(_Message):
     type: Literal["ready"]
 
 
+class Pace(_Message):
+    """How long this device wants bots to take over their own moves (the player's
+    bot-pace setting); ``null``: the server's default. A table plays at the slowest pace
+    any of its seated, connected people asked for, so nobody is rushed. Claim windows
+    are not slowed: a bot answers them at once whatever the pace (see the claim windows)."""
+
+    type: Literal["pace"]
+    bot_seconds: float | None = Field(default=None, ge=0, le=5)
+
+
 ClientMessage = Annotated[
-    CreateRoom | Join | TakeSeat | SetSeat | Start | Act | Ping | Reconnect | Leave | Ready,
+    CreateRoom | Join | TakeSeat | SetSeat | Start | Act | Ping | Reconnect | Leave | Ready | Pace,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE = TypeAdapter(ClientMessage)

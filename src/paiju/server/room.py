@@ -1,8 +1,9 @@
 """A room: a table's seats, spectators, bots, timers and game, run on one event loop.
 
 Nothing here blocks and nothing awaits in the middle of a change, so every room mutation is
-atomic with respect to the others without locks. Bots think in the manager's worker pool
-on a copy of the hand and hand their answer back to the loop.
+atomic with respect to the others without locks. Bots think on a copy of the hand in the
+manager's bot pool (threads for the cheap levels, niced worker processes for ``strong``:
+:mod:`paiju.server.botpool`) and hand their answer back to the loop.
 
 **Nothing is told before it is stored.** Every message that shows the game goes through the
 room's outbox in order, each behind the storage commit of the record lines it reflects
@@ -35,9 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from paiju.engine import fairness
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.match import Hand
-from paiju.engine.session import Session, Step
+from paiju.engine.session import Session, Step, bot_seed
 from paiju.server import messages as M
 from paiju.server import protocol as P
 from paiju.server.timers import Clock, TokenBucket, TurnClock
@@ -74,7 +76,9 @@ class ServerConfig:
     """Seconds a table that only bots play, watched by nobody, stays paused before it is
     closed (its game is stored as ``abandoned``)."""
     seed: int | None = None
-    """Fixed base seed for reproducible tests; None draws every game's seed at random."""
+    """Fixed base seed for reproducible tests and load runs: every game's seed, and every
+    room's fair-deal server seed, follow from it (anyone can derive them: never for real
+    play). None draws them all at random."""
     trusted_proxies: tuple[str, ...] = ()
     """Peer addresses whose ``X-Forwarded-For`` names the client; nobody else's counts."""
     allowed_origins: tuple[str, ...] = ()
@@ -82,7 +86,16 @@ class ServerConfig:
     max_frame_bytes: int = 8192
     """The largest client message (the transport refuses larger frames before this)."""
     bot_workers: int = 2
-    """Threads bots think in (each table's bot at most one decision at a time)."""
+    """Threads the cheap bots think in (each table's bot at most one decision at a time)."""
+    bot_processes: int = 2
+    """Worker processes the heavy bots (``strong``) think in; 0 keeps them in the threads."""
+    bot_nice: int = 10
+    """How much lower the bot processes' scheduling priority is than the server's: when the
+    cores are busy the event loop runs first and bot tables play a little slower."""
+    bot_idle: bool = True
+    """Linux: the bot processes also run in the idle scheduling class, so that the event
+    loop, when it wakes, preempts a thinking bot at once instead of after its time slice
+    (a ``ping`` then waits for no bot); they still use every core nobody else wants."""
 
 
 class Connection:
@@ -95,6 +108,10 @@ class Connection:
         self.seat: int | None = None
         self.sent: list[dict[str, Any]] = []
         self.bucket: TokenBucket | None = None
+        self.client_seed: str | None = None
+        """The fair-deal seed this client sent; it goes with the seat it takes."""
+        self.bot_pace: float | None = None
+        """Seconds this device wants a bot's own move to take (``pace``); None: the default."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for the client; must not block."""
@@ -114,6 +131,8 @@ class Seat:
     conn: Connection | None = None
     auto: bool = False
     """A bot plays this person's seat for now (left, or gone too long)."""
+    client_seed: str = ""
+    """The fair-deal seed of the person who took the seat (``""``: none, or a bot)."""
     bot: Any = None
     clock: TurnClock = field(default_factory=lambda: TurnClock(bank=0.0))
     away_task: asyncio.Task[None] | None = None
@@ -182,10 +201,15 @@ class Room:
         """Events withheld from a view while a claim window it was not asked in is open."""
         self._last_seen: dict[ViewKey, dict[str, Any]] = {}
         """The game fields each view was last shown (a snapshot in a window repeats them)."""
+        self._seen_log: dict[ViewKey, int] = {}
+        """The length of the hand's event log when each view was last shown the game."""
         self._window_told: set[int] = set()
         """Seats told of the claim window now open (asked in it)."""
         self.ready_seats: set[int] = set()
         """Seats whose person said ``ready`` since the last settlement."""
+        self.server_seed = manager.new_server_seed()
+        """The secret of the fair deal, drawn before anyone joins and told to nobody until
+        the match ends (docs/spec/fair-deal.md); its commitment is in every room message."""
 
     @property
     def clock(self) -> Clock:
@@ -235,13 +259,38 @@ class Room:
             "timers": self.timers.model_dump(),
             "game_id": self.game_id,
             "spectators": len(self.spectators),
+            "fair": self.fair_info(),
         }
+
+    def fair_info(self) -> dict[str, Any]:
+        """The commitment and the client seeds: the ones the deal uses once it has begun."""
+        session = self.session
+        if session is not None and session.match.fair is not None:
+            return session.match.fair.header()
+        return {
+            "scheme": fairness.SCHEME,
+            "commitment": fairness.commitment(self.server_seed),
+            "room": self.code,
+            "client_seeds": self._client_seeds(),
+        }
+
+    def _client_seeds(self) -> list[str]:
+        return [s.client_seed if s.kind == "person" else "" for s in self.seats]
 
     def room_message(self, conn: Connection) -> dict[str, Any]:
         return M.RoomMessage.model_validate(
             {
                 "room": self.public(),
-                "you": {"seat": conn.seat, "host": conn.id == self.host_id},
+                "you": {
+                    "seat": conn.seat,
+                    "host": conn.id == self.host_id,
+                    # a seated client's is its seat's (a reconnect brings the seat's back)
+                    "client_seed": (
+                        (self.seats[conn.seat].client_seed or None)
+                        if conn.seat is not None
+                        else conn.client_seed
+                    ),
+                },
             }
         ).json_dict()
 
@@ -262,8 +311,12 @@ class Room:
         if session is not None:
             if _window_open(session) and not self._told_now(seat):
                 # the window is not this view's to know of: show what it was last shown,
-                # with nothing to decide (its last question has been answered since)
-                msg.update(_settled_fields(self._last_seen.get(seat)))
+                # with nothing to decide (its last question has been answered since), in
+                # the shape of any other snapshot (the recent events of that moment too)
+                fields = _settled_fields(self._last_seen.get(seat))
+                if fields.get("hand") is not None and "events" not in fields["state"]:
+                    fields["state"]["events"] = self._recent_events(seat)
+                msg.update(fields)
             else:
                 # the events held for this view are in the state drawn now
                 self._held.pop(seat, None)
@@ -282,23 +335,43 @@ class Room:
             and seat in session.to_act()
         )
 
-    def _game_state(self, seat: int | None) -> dict[str, Any]:
+    def _recent_events(self, seat: int | None) -> list[dict[str, Any]]:
+        """The tail of recent events a view's state carries, as of the last update ``seat``
+        was sent (its log only ever grows, so that moment's tail is still in it)."""
         session = self.session
+        assert session is not None
+        hand = session.hand
+        if hand is None:
+            return []
+        n = self._seen_log.get(seat)
+        if n is None:
+            return []
+        return hand.events_for(seat, hand.log[max(0, n - RECENT_EVENTS) : n])
+
+    def _game_state(
+        self, seat: int | None, *, recent: bool = True, session: Session | None = None
+    ) -> dict[str, Any]:
+        """The game fields of a message to ``seat``, from the room's session (or another:
+        the same game rebuilt at an earlier line)."""
+        if session is None:
+            session = self.session
         assert session is not None
         hand = session.hand
         legal = session.legal(seat) if seat is not None else []
         waiting = session.to_act()
-        state = session.view(seat)
+        state = session.view(seat, recent=recent)
         if _window_open(session):
             # who may claim a discard says what they hold: only one's own question shows
             waiting = [s for s in waiting if s == seat]
+        if hand is not None:
+            self._seen_log[seat] = len(hand.log)
         return {
             "turn": session.turn,
             "hand": len(session.match.hands) if hand is not None else None,
             "state": state,
             "legal": [hand.action_str(a) for a in legal] if hand is not None else [],
             "to_act": waiting,
-            "timers": self._timers_public(waiting),
+            "timers": self._timers_public(waiting) if session is self.session else [],
         }
 
     def _timers_public(self, visible: list[int]) -> list[dict[str, Any]]:
@@ -330,7 +403,9 @@ class Room:
         self.broadcast_room(skip=conn)
         self._watched()
 
-    def take_seat(self, conn: Connection, index: int, name: str) -> None:
+    def take_seat(
+        self, conn: Connection, index: int, name: str, client_seed: str | None = None
+    ) -> None:
         seat = self._seat(index)
         if self.status != "waiting":
             raise P.ProtocolError("game_started", "seats are fixed once the game has started")
@@ -344,6 +419,9 @@ class Room:
         seat.token_hash = hash_token(token)
         seat.name = name or f"玩家{index + 1}"
         seat.conn = conn
+        if client_seed is not None:
+            conn.client_seed = client_seed
+        seat.client_seed = conn.client_seed or ""
         self.spectators.pop(conn.id, None)
         conn.room = self
         conn.seat = index
@@ -376,6 +454,7 @@ class Room:
             if seat.kind == "person" and seat.token_hash is None:
                 seat.kind = "bot"
                 seat.level = "greedy"
+                seat.client_seed = ""
         self.manager.spawn(self.start_game())
 
     def _require_host(self, conn: Connection) -> None:
@@ -392,6 +471,9 @@ class Room:
         return {
             "code": self.code,
             "timers": self.timers.model_dump(),
+            # kept apart from the record (whose header only commits to it) so that a
+            # restarted server can deal on; revealed in match_end
+            "server_seed": self.server_seed.hex(),
             "seats": [
                 {"kind": s.kind, "level": s.level, "name": s.name, "token_hash": s.token_hash}
                 for s in self.seats
@@ -404,7 +486,8 @@ class Room:
         self.status = "starting"
         seed = self.manager.new_seed()
         names = [s.name if s.kind == "person" else f"bot:{s.level}" for s in self.seats]
-        self.session = Session(self.flow, self.options, seed, names)
+        fair = fairness.FairDeal.create(self.server_seed, self.code, self._client_seeds())
+        self.session = Session(self.flow, self.options, seed, names, fair=fair)
         self.game_id = uuid.uuid4().hex[:16]
         self._make_bots(seed)
         try:
@@ -429,11 +512,14 @@ class Room:
         self._start_hand()
 
     def _make_bots(self, seed: int) -> None:
+        # seeded as ``paiju simulate`` and ``paiju play`` seed theirs: one seed and one set
+        # of bots play the same match at a table and in the terminal
         for seat in self.seats:
             seat.bot = self.manager.make_bot(
                 seat.level if seat.kind == "bot" else "greedy",
-                seed * 8 + seat.index,
+                bot_seed(seed, seat.index, len(self.seats)),
                 self.variant,
+                key=f"{self.game_id}:{seat.index}",
             )
 
     def _start_hand(self) -> None:
@@ -441,6 +527,10 @@ class Room:
         if session is None or not session.between_hands:
             return
         self.ready_seats.clear()
+        # what every view sees until the new hand is shown to it: the table between hands
+        # (a window the deal opens, 天听, is not told to the seats it does not ask)
+        for key in [*(s.index for s in self.seats), None]:
+            self._last_seen[key] = self._game_state(key)
         step = session.start_hand()
         self._publish(step, None)
 
@@ -451,11 +541,14 @@ class Room:
         self.stored += len(step.lines)
         return committed
 
-    def _publish(self, step: Step, actor: int | None) -> None:
-        """Store ``step``; once stored, tell every connection what it may see."""
+    def _publish(
+        self, step: Step, actor: int | None, held: asyncio.Future[None] | None = None
+    ) -> None:
+        """Store ``step`` (``held``: the actor's answer stored on the side instead); once
+        stored, tell every connection what it may see."""
         session = self.session
         assert session is not None
-        committed = self._persist(step)
+        committed = self._persist(step) or held
         out: Outgoing = []
         if step.hand_started:
             dealer = session.hand.dealer if session.hand is not None else None
@@ -514,7 +607,7 @@ class Room:
                 "to_act": [],
                 "timers": [],
             }
-        return M.Update.model_validate({**fields, "events": []}).json_dict()
+        return _update_message([], fields)
 
     def _hold(self, key: ViewKey, step: Step) -> None:
         session = self.session
@@ -527,11 +620,10 @@ class Room:
         assert session is not None
         events = self._held.pop(seat, [])
         events.extend(session.events_for(seat, step.events))
-        fields = self._game_state(seat)
         # the update carries its own events; the view's recent-events tail would repeat them
-        fields["state"].pop("events", None)
+        fields = self._game_state(seat, recent=False)
         self._last_seen[seat] = fields
-        return M.Update.model_validate({"events": events, **fields}).json_dict()
+        return _update_message(events, fields)
 
     def _finish_hand(self) -> None:
         session = self.session
@@ -571,6 +663,7 @@ class Room:
         self._deliver(committed, out)
         self._held.clear()
         self._last_seen.clear()
+        self._seen_log.clear()
         if step.match_ended:
             self._end_match()
         else:
@@ -614,11 +707,17 @@ class Room:
                 "totals": totals,
                 "match": session.match_state(),
                 "record": f"/api/games/{self.game_id}/record",
+                "fair": self._reveal(session),
             }
         ).json_dict()
         self._deliver(committed, self._to_all(end))
         self.broadcast_room()
         self._cancel_tasks()
+
+    def _reveal(self, session: Session) -> dict[str, Any]:
+        fair = session.match.fair
+        assert fair is not None
+        return {**fair.header(), "server_seed": fair.reveal()}
 
     # -- acting ------------------------------------------------------------------------
     def act(self, conn: Connection, action: str, turn: int | None) -> None:
@@ -656,7 +755,16 @@ class Room:
         self.seats[seat].clock.stop(self.clock.now())
         self._asked.pop(seat, None)
         step = session.act(seat, code)
-        self._publish(step, seat)
+        held = None
+        if not step.lines and seat in session.held and self.game_id is not None:
+            # an answer held back from the record is stored on the side before its seat
+            # hears it was taken: a node that dies now must not forget it (and its
+            # acknowledgement waits for a commit like every other, so its delay does not
+            # tell the seat that someone before it in the window is still deciding)
+            held = self.manager.storage.hold(
+                self.game_id, self.stored, seat, _hand(session).action_str(code)
+            )
+        self._publish(step, seat, held)
 
     def _arm(self) -> None:
         """Start the bots and clocks of the seats that must answer now."""
@@ -685,6 +793,16 @@ class Room:
         assert session is not None
         return self.timers.claim_seconds if _window_open(session) else self.timers.turn_seconds
 
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before its own turn's move: the slowest pace a seated,
+        connected person's device asked for, else the server's ``bot_delay``."""
+        paces = [
+            s.conn.bot_pace
+            for s in self.seats
+            if s.conn is not None and s.conn.bot_pace is not None
+        ]
+        return max(paces) if paces else self.config.bot_delay
+
     def _unwatched_bots(self) -> bool:
         return all(s.bot_plays for s in self.seats) and not self.connections()
 
@@ -699,7 +817,7 @@ class Room:
             session = self.session
             window = session is not None and _window_open(session)
             if not window:
-                await self.clock.sleep(self.config.bot_delay)
+                await self.clock.sleep(self.bot_delay())
             # a bot moves on what the seats have been told, never on a state still unstored
             await self._settled.wait()
             session = self.session
@@ -778,6 +896,7 @@ class Room:
 
     def _cancel_tasks(self) -> None:
         self._stop_all_clocks()
+        self.manager.forget_bots([f"{self.game_id}:{s.index}" for s in self.seats])
         for task in list(self._bot_tasks.values()):
             task.cancel()
         self._bot_tasks.clear()
@@ -860,6 +979,7 @@ class Room:
                 self.manager.tokens.pop(seat.token_hash, None)
             seat.token_hash = None
             seat.name = ""
+            seat.client_seed = ""
         elif self.status == "playing":
             wait = self.config.rejoin_grace if grace is None else grace
             if wait <= 0:
@@ -878,12 +998,17 @@ class Room:
     def resume(self, session: Session, game_id: str, stored: int) -> None:
         """Take over a game rebuilt from storage; store any lines the log was missing."""
         self.session = session
+        if session.match.fair is not None and session.match.fair.server_seed is not None:
+            self.server_seed = session.match.fair.server_seed
         self.game_id = game_id
         self.status = "playing"
         self.stored = stored
         missing = session.lines[stored:]
         if missing:
             self._persist(Step(lines=missing))
+        if _window_open(session):
+            # the seats a window waits on are asked again: their snapshot is the question
+            self._window_told = set(session.to_act())
         self._make_bots(session.match.seed)
         for seat in self.seats:
             seat.clock = TurnClock(bank=self.timers.bank_seconds)
@@ -895,7 +1020,65 @@ class Room:
         elif session.between_hands:
             self._next_hand_task = self.manager.spawn(self._next_hand_later())
         else:
+            if _window_open(session):
+                # the window's seats were asked before the restart (its opening line is
+                # in the log, so their question had been sent): ask them again, and show
+                # a seat whose answer is held what it saw when it answered
+                asked = set(session.to_act()) | set(session.held)
+                self._window_told = asked
+                for index in session.held:
+                    self._last_seen[index] = self._game_state(index)
+                # every other view (spectators too) was last shown the table before the
+                # window opened: rebuild that moment, so that its snapshot is that table,
+                # like any snapshot in shape, and not the window it must not know of
+                try:
+                    before = _before_window(session, self.server_seed)
+                except Exception:  # pragma: no cover - the same log has just replayed
+                    # the game itself resumed: its unasked views' snapshots, until the
+                    # window closes, are bare rather than the table marked broken
+                    log.exception("game %s: the table before the window is lost", game_id)
+                else:
+                    for key in [*(s.index for s in self.seats if s.index not in asked), None]:
+                        self._last_seen[key] = self._game_state(key, session=before)
             self._arm()
+
+
+RECENT_EVENTS = 8
+"""How many recent events a seat view's state carries (the engine's ``view`` tail)."""
+
+
+def _before_window(session: Session, server_seed: bytes) -> Session:
+    """``session``'s game rebuilt from its record up to the last line after which no
+    claim window was open: the table as a seat not asked in the open window last saw it."""
+    from paiju.variants import find_variant
+
+    closed = 1
+
+    def note(rebuilt: Session, _line: dict[str, Any], _step: Step) -> None:
+        nonlocal closed
+        if not _window_open(rebuilt):
+            closed = len(rebuilt.lines)
+
+    Session.replay(session.lines, find_variant, whole=False, on_step=note, server_seed=server_seed)
+    return Session.replay(
+        session.lines[:closed], find_variant, whole=False, server_seed=server_seed
+    )
+
+
+def _update_message(events: list[dict[str, Any]], fields: dict[str, Any]) -> dict[str, Any]:
+    """An ``update`` as :class:`messages.Update` dumps it, built directly: it is sent for
+    every change to every seat, and validating the whole view each time cost the event
+    loop more than building it (tests check the two agree)."""
+    return {
+        "type": "update",
+        "events": events,
+        "turn": fields["turn"],
+        "hand": fields["hand"],
+        "state": fields["state"],
+        "legal": fields["legal"],
+        "to_act": fields["to_act"],
+        "timers": fields["timers"],
+    }
 
 
 def _settled_fields(fields: dict[str, Any] | None) -> dict[str, Any]:

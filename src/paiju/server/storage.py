@@ -24,6 +24,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Column,
+    Engine,
     Float,
     ForeignKey,
     Integer,
@@ -40,8 +42,11 @@ from sqlalchemy import (
     Table,
     Text,
     cast,
+    create_engine,
+    delete,
     event,
     insert,
+    or_,
     select,
     update,
 )
@@ -92,6 +97,21 @@ game_events = Table(
     Column("seat", Integer, nullable=True),
     Column("payload", JSONType, nullable=False),
 )
+
+game_holds = Table(
+    "game_holds",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("ts", Float, nullable=False),
+)
+"""Answers held in an open claim window (taken, acknowledged to their seat, not yet in the
+record because a seat before them in the window's order has not answered). ``seq`` is the
+number of record lines stored when the answer came; a restarted or new owner re-applies
+the holds that the log has not resolved since (:func:`pending_holds`)."""
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -148,6 +168,9 @@ class Storage:
         self.stats = StorageStats()
         self.paused = False
         """Writes are failing right now (tables wait; see :data:`PAUSE_AFTER_FAILURES`)."""
+        self._sync_engine: Engine | None = None
+        """SQLite in a file: the writer's own engine, used from :attr:`_sync_thread` only."""
+        self._sync_thread: ThreadPoolExecutor | None = None
 
     @property
     def write_errors(self) -> int:
@@ -184,6 +207,12 @@ class Storage:
             raise StorageError(
                 f"cannot open the database {_safe_url(self.url)}: {reason}"
             ) from None
+        if sqlite and _sqlite_file(self.url) and self._sync_engine is None:
+            self._sync_thread = ThreadPoolExecutor(1, thread_name_prefix="paiju-writer")
+            self._sync_engine = create_engine(
+                "sqlite://" + self.url.split("://", 1)[1], connect_args={"timeout": 30}
+            )
+            event.listen(self._sync_engine, "connect", _sqlite_pragmas)
         self._queue = asyncio.Queue()
         self._writer = asyncio.create_task(self._write_loop())
 
@@ -196,6 +225,13 @@ class Storage:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        if self._sync_thread is not None:
+            assert self._sync_engine is not None
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self._sync_thread, self._sync_engine.dispose)
+            self._sync_thread.shutdown(wait=False)
+            self._sync_thread = None
+            self._sync_engine = None
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
@@ -246,6 +282,11 @@ class Storage:
         """Queue ``lines`` as events ``first_seq``, ``first_seq + 1``, …; the future is
         resolved once they are committed."""
         return self._put("events", (game_id, first_seq, list(lines), time.time()))
+
+    def hold(self, game_id: str, seq: int, seat: int, action: str) -> asyncio.Future[None]:
+        """Queue a claim-window answer held back from the record (see :data:`game_holds`);
+        the future is resolved once it is committed, and only then is its seat told."""
+        return self._put("hold", (game_id, seq, seat, action, time.time()))
 
     def set_room(self, game_id: str, room: dict[str, Any]) -> asyncio.Future[None]:
         return self._put("room", (game_id, room))
@@ -315,60 +356,27 @@ class Storage:
                 log.exception("storage listener failed")
 
     async def _write(self, batch: list[Op]) -> None:
+        if self._sync_engine is not None:
+            # the whole transaction in one trip to the writer thread: through the async
+            # driver each statement, the cursor, the commit and the pool's reset were a trip
+            # of their own, each waiting for a turn of a busy event loop, and every seat's
+            # update waits for this commit
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self._sync_thread, self._write_sync, batch)
+            return
         async with self._require().begin() as conn:
             await self._write_ops(conn, batch)
 
+    def _write_sync(self, batch: list[Op]) -> None:
+        assert self._sync_engine is not None
+        with self._sync_engine.begin() as conn:
+            for statement, rows in _statements(batch):
+                conn.execute(statement, rows)
+
     async def _write_ops(self, conn: Any, batch: list[Op]) -> None:
         """``batch`` inside the caller's transaction (a cluster node checks its fence first)."""
-        rows: list[dict[str, Any]] = []
-        for kind, data, _done in batch:
-            if kind == "events":
-                game_id, first, lines, ts = data
-                rows.extend(
-                    {
-                        "game_id": game_id,
-                        "seq": first + i,
-                        "ts": ts,
-                        "seat": line.get("seat") if isinstance(line.get("seat"), int) else None,
-                        "payload": line,
-                    }
-                    for i, line in enumerate(lines)
-                )
-                continue
-            if rows:
-                await conn.execute(insert(game_events), rows)
-                rows = []
-            if kind == "create":
-                row, head = data
-                await conn.execute(insert(games).values(**row))
-                await conn.execute(
-                    insert(game_events).values(
-                        game_id=row["id"], seq=0, ts=row["created_at"], seat=None, payload=head
-                    )
-                )
-            elif kind == "room":
-                game_id, room = data
-                await conn.execute(
-                    update(games)
-                    .where(games.c.id == game_id)
-                    .values(room=room, updated_at=time.time())
-                )
-            elif kind == "status":
-                game_id, status = data
-                await conn.execute(
-                    update(games)
-                    .where(games.c.id == game_id)
-                    .values(status=status, updated_at=time.time())
-                )
-            elif kind == "finish":
-                game_id, result = data
-                await conn.execute(
-                    update(games)
-                    .where(games.c.id == game_id)
-                    .values(status="finished", result=result, updated_at=time.time())
-                )
-        if rows:
-            await conn.execute(insert(game_events), rows)
+        for statement, rows in _statements(batch):
+            await conn.execute(statement, rows)
 
     # -- reads -------------------------------------------------------------------------
     async def get_game(self, game_id: str) -> StoredGame | None:
@@ -384,6 +392,40 @@ class Storage:
             rows = (await conn.execute(query)).all()
         return [_stored(r) for r in rows]
 
+    async def games_with_tokens(self, token_hashes: list[str], limit: int) -> list[StoredGame]:
+        """The newest ``limit`` games one of whose seats was taken with a token of these
+        hashes (hex digests, so a match in the room's text can only be a seat's hash)."""
+        if not token_hashes:
+            return []
+        room_text = cast(games.c.room, Text)
+        query = (
+            _games_as_text()
+            .where(or_(*(room_text.contains(h, autoescape=True) for h in token_hashes)))
+            .order_by(games.c.created_at.desc())
+            .limit(limit)
+        )
+        async with self._require().connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [_stored(r) for r in rows]
+
+    async def note_review(self, game_id: str, seat: int, decisions: int, agreement: float) -> None:
+        """Keeps a finished game's review summary for ``seat`` in its ``result`` (under
+        ``reviews``), so 我的对局 can count the agreement after a restart. The record is
+        public once the game is over, so its review tells nothing new."""
+        async with self._require().begin() as conn:
+            row = (await conn.execute(_games_as_text().where(games.c.id == game_id))).first()
+            if row is None:
+                return
+            game = _stored(row)
+            if game.status != "finished" or game.result is None or "error" in game.result:
+                return
+            result = dict(game.result)
+            reviews = result.get("reviews")
+            reviews = dict(reviews) if isinstance(reviews, dict) else {}
+            reviews[str(seat)] = {"decisions": decisions, "agreement": agreement}
+            result["reviews"] = reviews
+            await conn.execute(update(games).where(games.c.id == game_id).values(result=result))
+
     async def lines(self, game_id: str) -> list[dict[str, Any]]:
         """The game's record lines in order (header first)."""
         query = (
@@ -394,6 +436,17 @@ class Storage:
         async with self._require().connect() as conn:
             rows = (await conn.execute(query)).all()
         return [dict(r[0]) for r in rows]
+
+    async def holds(self, game_id: str) -> list[tuple[int, int, str]]:
+        """The game's held answers as (seq, seat, action), in the order they came."""
+        query = (
+            select(game_holds.c.seq, game_holds.c.seat, game_holds.c.action)
+            .where(game_holds.c.game_id == game_id)
+            .order_by(game_holds.c.id)
+        )
+        async with self._require().connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(int(r.seq), int(r.seat), str(r.action)) for r in rows]
 
     async def unfinished(self) -> list[str]:
         """Ids of the games still being played (each read on its own: one damaged row must
@@ -411,6 +464,99 @@ class Storage:
                 .where(games.c.id == game_id)
                 .values(status="broken", result={"error": reason[:500]}, updated_at=time.time())
             )
+
+
+Statement = tuple[Any, "list[dict[str, Any]] | None"]
+
+
+def _statements(batch: Sequence[Op]) -> list[Statement]:
+    """The SQL of ``batch`` in order, consecutive event lines as one many-row insert."""
+    out: list[Statement] = []
+    rows: list[dict[str, Any]] = []
+    for kind, data, _done in batch:
+        if kind == "events":
+            game_id, first, lines, ts = data
+            rows.extend(
+                {
+                    "game_id": game_id,
+                    "seq": first + i,
+                    "ts": ts,
+                    "seat": line.get("seat") if isinstance(line.get("seat"), int) else None,
+                    "payload": line,
+                }
+                for i, line in enumerate(lines)
+            )
+            continue
+        out.extend(_insert_events(rows))
+        rows = []
+        if kind == "create":
+            row, head = data
+            out.append((insert(games).values(**row), None))
+            out.append(
+                (
+                    insert(game_events).values(
+                        game_id=row["id"], seq=0, ts=row["created_at"], seat=None, payload=head
+                    ),
+                    None,
+                )
+            )
+        elif kind == "hold":
+            game_id, seq, seat, action, ts = data
+            values = {"game_id": game_id, "seq": seq, "seat": seat, "action": action, "ts": ts}
+            out.append((insert(game_holds).values(**values), None))
+        elif kind in ("room", "status", "finish"):
+            game_id, value = data
+            changes = {
+                "room": {"room": value},
+                "status": {"status": value},
+                "finish": {"status": "finished", "result": value},
+            }[kind]
+            out.append((_update_game(game_id, changes), None))
+            if kind == "finish":
+                # a finished game has no window left open
+                out.append((delete(game_holds).where(game_holds.c.game_id == game_id), None))
+    out.extend(_insert_events(rows))
+    return out
+
+
+EVENT_ROWS_PER_INSERT = 150
+"""Event lines per INSERT statement (5 bound values each: under SQLite's oldest limit of
+999 values a statement)."""
+
+
+def _insert_events(rows: list[dict[str, Any]]) -> list[Statement]:
+    # one multi-row statement rather than one execution per line: SQLite's driver lets go
+    # of the GIL at every row it steps, and in a busy process each time it takes it back
+    # is a wait behind the event loop, while the seats' updates wait for this commit
+    return [
+        (insert(game_events).values(rows[i : i + EVENT_ROWS_PER_INSERT]), None)
+        for i in range(0, len(rows), EVENT_ROWS_PER_INSERT)
+    ]
+
+
+def _update_game(game_id: str, changes: dict[str, Any]) -> Any:
+    return update(games).where(games.c.id == game_id).values(**changes, updated_at=time.time())
+
+
+def pending_holds(
+    lines: Sequence[dict[str, Any]], holds: Sequence[tuple[int, int, str]]
+) -> list[tuple[int, str]]:
+    """The held answers (seat, action) that ``lines`` has not resolved: a hold taken when
+    ``seq`` lines were stored is resolved once a later line is its seat's action (it was
+    applied) or a hand boundary (the hand ended without it)."""
+    out: list[tuple[int, str]] = []
+    for seq, seat, action in holds:
+        later = lines[seq:] if 0 <= seq <= len(lines) else None
+        if later is None:
+            continue
+        if any(
+            line.get("type") in ("hand", "hand_end", "match_end")
+            or (line.get("type") == "action" and line.get("seat") == seat)
+            for line in later
+        ):
+            continue
+        out.append((seat, action))
+    return out
 
 
 def _games_as_text() -> Any:
@@ -483,6 +629,12 @@ def check_database(url: str | None) -> str | None:
     except StorageError as exc:
         return str(exc)
     return None
+
+
+def _sqlite_file(url: str) -> bool:
+    """An SQLite URL of a file (an in-memory database is private to its one connection)."""
+    path = url.split(":///", 1)[1] if ":///" in url else ""
+    return bool(path) and path != ":memory:" and not path.startswith("file:")
 
 
 def _first_line(exc: BaseException) -> str:

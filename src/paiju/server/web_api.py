@@ -5,14 +5,18 @@ frames of a finished game (every seat's tiles shown: the record itself reveals t
 
 from __future__ import annotations
 
+import asyncio
+import json
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from paiju.components import boundedjson
-from paiju.engine.errors import IllegalActionError, InvalidActionError
-from paiju.engine.session import ResumeError, Session
+from paiju.engine.events import to_json
+from paiju.engine.session import ResumeError, Session, Step
 from paiju.server.storage import Storage
 from paiju.variants import find_variant
 
@@ -57,24 +61,53 @@ async def items() -> dict[str, dict[str, dict[str, str]]]:
     return out
 
 
+_REPLAYING = threading.Lock()
+"""One replay at a time: each takes the interpreter lock for as long as it runs."""
+
+
+async def _off_loop(work: Callable[[], Response]) -> Response:
+    """Run ``work`` in a thread, one at a time. A long record's replay takes seconds of
+    CPU (about 0.3 s per 100 kB); on the event loop it would stop every table for that
+    long, in a thread the loop keeps its turns (the interpreter switches every few ms)."""
+
+    def locked() -> Response:
+        with _REPLAYING:
+            return work()
+
+    return await asyncio.to_thread(locked)
+
+
 @router.get("/api/games/{game_id}/frames")
-async def game_frames(game_id: str, request: Request) -> dict[str, Any]:
+async def game_frames(game_id: str, request: Request) -> Response:
     storage: Storage = request.app.state.storage
+    game_id = game_id[:64]
     found = await storage.get_game(game_id)
     if found is None:
         raise HTTPException(404, f"no game {game_id!r}")
     if found.status != "finished":
         raise HTTPException(409, "a game can be replayed once it has finished")
     await storage.flush()
-    return _frames_or_422(await storage.lines(game_id))
+    lines = await storage.lines(game_id)
+    return await _off_loop(lambda: _frames_response(lines))
 
 
 @router.post("/api/replay")
-async def upload_frames(request: Request) -> dict[str, Any]:
+async def upload_frames(request: Request) -> Response:
     """Body: a record in JSON Lines (as ``paiju replay`` reads it)."""
     body = await request.body()
     if len(body) > MAX_RECORD_BYTES:
         raise HTTPException(413, f"records are limited to {MAX_RECORD_BYTES} bytes")
+    return await _off_loop(lambda: _upload_response(body))
+
+
+def _upload_response(body: bytes) -> Response:
+    try:
+        return _frames_response(_record_lines(body))
+    except HTTPException as exc:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
+
+
+def _record_lines(body: bytes) -> list[dict[str, Any]]:
     try:
         text = boundedjson.decode_utf8(body)
     except boundedjson.JsonLimitError as exc:
@@ -90,30 +123,34 @@ async def upload_frames(request: Request) -> dict[str, Any]:
         if not isinstance(line, dict):
             raise HTTPException(422, f"line {number}: expected a JSON object")
         lines.append(line)
-    return _frames_or_422(lines)
+    return lines
 
 
-def _frames_or_422(lines: list[dict[str, Any]]) -> dict[str, Any]:
+def _frames_response(lines: list[dict[str, Any]]) -> Response:
+    """The frames as JSON (encoded here, off the loop, as they may run to megabytes), or
+    422 naming what is wrong with the record."""
     try:
-        return replay_frames(lines)
-    except (ResumeError, IllegalActionError, InvalidActionError) as exc:
-        raise HTTPException(422, f"not a record this engine reproduces: {exc}") from None
+        frames = replay_frames(lines)
+    except ResumeError as exc:
+        detail = f"not a record this engine reproduces: {exc}"
+        return JSONResponse({"detail": detail}, status_code=422)
+    return Response(
+        json.dumps(frames, ensure_ascii=False, separators=(",", ":")).encode(),
+        media_type="application/json",
+    )
 
 
 def replay_frames(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """Each state of the match after the deal and after every decision, with every seat's
-    concealed tiles; the record is first checked line by line against the engine."""
-    Session.resume(lines, find_variant)  # raises ResumeError on a tampered or foreign record
-    head = lines[0]
-    # resume() has validated the header, so the session can be rebuilt step by step
-    checked = Session.resume(lines[:1], find_variant)
-    session = Session(checked.flow, checked.options, head["seed"], list(head["seats"]))
+    concealed tiles. The frames are taken as the one replayer runs the record, once: a
+    record it refuses (:class:`ResumeError`, the error ``paiju replay`` reports) gives none."""
     frames: list[dict[str, Any]] = []
 
-    def capture(action: dict[str, Any] | None, events: list[Any]) -> None:
-        from paiju.engine.events import to_json
-
-        if session.hand is None:
+    def capture(session: Session, line: dict[str, Any], step: Step) -> None:
+        kind = line.get("type")
+        if session.hand is None or kind == "hand_end":
+            return
+        if kind == "action" and not (step.events or session.hand_over):
             return
         state = session.view(None)
         state.pop("events", None)
@@ -124,29 +161,21 @@ def replay_frames(lines: list[dict[str, Any]]) -> dict[str, Any]:
         frames.append(
             {
                 "hand": len(session.match.hands),
-                "action": action,
-                "events": [to_json(e) for e in events],
+                "action": None
+                if kind == "hand"
+                else {"seat": line["seat"], "action": line["action"]},
+                "events": [to_json(e) for e in step.events],
                 "state": state,
                 "totals": session.match.totals(),
             }
         )
 
-    for line in lines[1:]:
-        kind = line.get("type")
-        if kind == "hand":
-            step = session.start_hand()
-            capture(None, step.events)
-        elif kind == "action":
-            seat = int(line["seat"])
-            step = session.act(seat, session.parse(str(line["action"])))
-            if step.events or session.hand_over:
-                capture({"seat": seat, "action": line["action"]}, step.events)
-        elif kind == "hand_end":
-            session.end_hand()
+    session = Session.replay(lines, find_variant, on_step=capture)
+    head = lines[0]
     return {
         "variant": head["variant"],
         "seats": head["seats"],
-        "options": head.get("options", {}),
+        "options": session.flow.options_json(session.options),
         "hands": len(session.match.hands),
         "totals": session.match.totals(),
         "frames": frames,

@@ -116,6 +116,7 @@ _TABLE: dict[str, tuple[str, str]] = {
     "log.ready": ("{who}报听", "{who} declares ready"),
     "log.knock": ("{who}敲了", "{who} knocks"),
     "log.no_knock": ("{who}不敲", "{who} passes"),
+    "log.hun_indicator": ("翻混 {tile}，混儿：{wilds}", "Indicator {tile}, wild: {wilds}"),
     "log.indicator": ("见张 {tile}（见牌：{ranks}）", "Indicator {tile} (seen ranks: {ranks})"),
     "log.redeal": ("没人敲，重新发牌", "Nobody knocked: redeal"),
     "log.takeoff": ("{who}起飞 {tile}", "{who} takes off {tile}"),
@@ -199,6 +200,11 @@ def item_name(variant: str, item_id: str, lang: str = "zh") -> str:
     """The name of scoring item or payment reason ``item_id`` of ``variant`` in ``lang``
     (the id itself when the variant's table does not know it)."""
     return find_variant(variant).item_name(item_id, lang)
+
+
+def scored_item_name(variant: str, item: dict[str, Any], lang: str = "zh") -> str:
+    """A scored item of a ``score`` event in ``lang``, with its count (Pong ×2)."""
+    return find_variant(variant).scored_item_name(item, lang)
 
 
 def item_value(variant: str, item_id: str, value: int, lang: str = "zh") -> str:

@@ -1,10 +1,11 @@
 """A match between one person and bots, driven one decision at a time (no UI here).
 
 The terminal app asks :meth:`PlaySession.next_seat` who must act, lets a bot act with
-:meth:`bot_step` or waits for the person's :meth:`human_act`. Decisions are taken in
-exactly the order :func:`paiju.engine.match.play_hand` asks for them (a snapshot of
-``to_act()``, seat by seat), so the record written here is the one ``paiju replay``
-regenerates, line for line.
+:meth:`bot_step` or waits for the person's :meth:`human_act`. Underneath is the engine's
+:class:`~paiju.engine.session.Session`, the driver a server table runs on: turn-taking,
+claim windows answered in order, the events and the record lines all come from it, so
+the record written here is the one ``paiju replay`` regenerates, line for line, and the
+one a server table with the same seed and bots writes.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from paiju.engine.errors import IllegalActionError
 from paiju.engine.events import Event
 from paiju.engine.fairness import FairDeal, offline_server_seed
 from paiju.engine.match import Decide, Hand, HandSummary, Match
-from paiju.engine.record import RecordWriter, dump_lines, header, match_end
+from paiju.engine.record import dump_lines, match_end
+from paiju.engine.session import Session, bot_seed
 
 HUMAN = "human"
 """The record's name for the person's seat."""
@@ -71,8 +73,7 @@ class PlaySession:
             else:
                 name = next(bot_names)
                 self.seat_names.append(name)
-                # per-seat bot seeds as ``paiju simulate`` derives them
-                self.players.append(make_bot(name, seed * self.n_seats + s, variant))
+                self.players.append(make_bot(name, bot_seed(seed, s, self.n_seats), variant))
         self.options = options
         self.seed = seed
         if fair is None:
@@ -80,31 +81,35 @@ class PlaySession:
             # without one a secret server seed and the person's own client seed
             fair = FairDeal.create(offline_server_seed(seed), "play", [""] * self.n_seats)
         self.fair = fair
-        self.match = Match(flow, options, seed, fair=fair)
+        self.session = Session(flow, options, seed, self.seat_names, fair=fair)
         self.record_path = record_path
-        self.lines: list[dict[str, Any]] = [header(self.match, self.seat_names)]
-        self._write = RecordWriter(self.lines.append)
         self._committed = 1
         """Record lines up to the end of the last finished hand."""
         self.hand: Any = None
+        """The hand being played, or the last one played (its settlement stays shown)."""
         self.hand_events: list[Event] = []
         """Every event of the current hand so far (the UI filters what the person sees)."""
         self.summaries: list[HandSummary] = []
-        self._booked: Any = None
-        self._queue: list[int] = []
+
+    @property
+    def match(self) -> Match:
+        return self.session.match
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        """Every record line written so far (the session's)."""
+        return self.session.lines
 
     # -- hands ----------------------------------------------------------------------
     def start_hand(self) -> Hand:
-        if self.match.is_over():
+        if self.session.finished:
             raise RuntimeError("the match is over")
-        if self.hand is not None and not self.hand.is_over:
+        if self.session.hand is not None:
             raise RuntimeError("the current hand is not over")
-        hand = self.match.new_hand()
+        self.session.start_hand()
+        hand = self.session.hand
+        assert hand is not None
         self.hand = hand
-        self._queue = []
-        self._write(("hand", len(self.match.hands), hand))
-        for ev in hand.log:
-            self._write(ev)
         self.hand_events = list(hand.log)
         return hand
 
@@ -115,12 +120,7 @@ class PlaySession:
 
     def next_seat(self) -> int | None:
         """The seat whose decision is due, or None when the hand is over (or not started)."""
-        hand = self.hand
-        if hand is None or hand.is_over:
-            return None
-        if not self._queue:
-            self._queue = list(hand.to_act())
-        return self._queue[0]
+        return self.session.next_seat()
 
     @property
     def human_to_act(self) -> bool:
@@ -130,14 +130,14 @@ class PlaySession:
         """The person's legal actions now: empty unless their decision is due."""
         if not self.human_to_act:
             return []
-        return list(self.hand.legal_actions(self.human))
+        return list(self.session.legal(self.human))
 
     def human_act(self, action: int) -> list[Event]:
         """Apply the person's ``action``. Raises IllegalActionError (nothing changes) when
         it is not their turn or the action is not legal."""
         if not self.human_to_act:
             raise IllegalActionError("it is not your decision now")
-        if action not in self.hand.legal_actions(self.human):
+        if action not in self.session.legal(self.human):
             raise IllegalActionError(f"{self.hand.action_str(action)} is not legal now")
         return self._apply(self.human, action)
 
@@ -161,32 +161,26 @@ class PlaySession:
             self.bot_step()
 
     def _apply(self, seat: int, action: int) -> list[Event]:
-        events: list[Event] = self.hand.apply(action, seat)
-        self._queue.pop(0)
-        self._write(("action", seat, self.hand.action_str(action)))
-        for ev in events:
-            self._write(ev)
+        events = self.session.act(seat, action).events
         self.hand_events.extend(events)
         return events
 
     def finish_hand(self) -> HandSummary:
         """Book the finished hand into the match and rewrite the record file."""
-        hand = self.hand
-        if hand is None or not hand.is_over:
+        if self.hand is None or not self.hand.is_over:
             raise RuntimeError("the hand is not over")
-        if self._booked is hand:
+        if self.session.hand is None:
             raise RuntimeError("this hand is already finished")
-        summary = self.match.finish_hand(hand)
-        self._write(("hand_end", summary))
+        summary = self.session.end_hand().hand_ended
+        assert summary is not None
         self._committed = len(self.lines)
         self.summaries.append(summary)
-        self._booked = hand
         self.save()
         return summary
 
     @property
     def match_over(self) -> bool:
-        return self.match.is_over()
+        return self.session.finished
 
     def totals(self) -> list[int]:
         return self.match.totals()
@@ -204,15 +198,16 @@ class PlaySession:
         if not played:
             return []
         lines = [copy.deepcopy(line) for line in self.lines[: self._committed]]
-        if not self.match.is_over():
-            options = lines[0]["options"]
-            if "hands" not in options:
-                return []
-            options["hands"] = played
-            if "max_extra_hands" in options:
-                # the shorter match ends where the person stopped, even after a drawn
-                # hand that the full match plays on from (Taixing T9)
-                options["max_extra_hands"] = 0
+        if self.session.finished:
+            return lines  # the whole match, its match_end included
+        options = lines[0]["options"]
+        if "hands" not in options:
+            return []
+        options["hands"] = played
+        if "max_extra_hands" in options:
+            # the shorter match ends where the person stopped, even after a drawn hand
+            # that the full match plays on from (Taixing T9)
+            options["max_extra_hands"] = 0
         lines.append(match_end(self.match, played))
         return lines
 

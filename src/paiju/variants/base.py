@@ -116,6 +116,11 @@ class OptionSpec:
     """The seed item or ambiguity id in the variant's rule book (J18, TA5, QA1 …)."""
     minimum: int | None = None
     maximum: int | None = None
+    added: bool = False
+    """The option came after records were first written: a record header without it was
+    played with its default (a new option's default is the play before it), and replays
+    so (docs/spec/record.md, "Records of an older engine"). Changing the default of such
+    an option later would read those records wrongly: it is a breaking change."""
 
 
 @dataclass(frozen=True, slots=True)

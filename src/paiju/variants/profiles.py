@@ -63,7 +63,71 @@ PROFILES: dict[str, Profile] = {
             "Jiaxing with chow (吃) allowed",
         ),
         Profile(
+            "jiaxing-feng-ding-20",
+            1,
+            "jiaxing",
+            {"feng_ding": 20},
+            "嘉兴麻将·封顶20",
+            "Jiaxing with a win cap of 20 per payer (封顶)",
+        ),
+        Profile(
+            "jiaxing-di-fen-2",
+            1,
+            "jiaxing",
+            {"di_fen": 2},
+            "嘉兴麻将·底分2",
+            "Jiaxing paid at 2 per point (底分)",
+        ),
+        Profile(
+            "jiaxing-zi-mo",
+            1,
+            "jiaxing",
+            {"zi_mo_only": True},
+            "嘉兴麻将·只许自摸",
+            "Jiaxing, self-drawn wins only",
+        ),
+        Profile(
+            "jiaxing-no-qi-dui",
+            1,
+            "jiaxing",
+            {"qi_xiao_dui": False},
+            "嘉兴麻将·不带七对",
+            "Jiaxing without seven pairs (七小对, 大七对)",
+        ),
+        Profile(
             "taixing", 1, "taixing", {}, "泰兴麻将（种子默认）", "Taixing, the seed's defaults"
+        ),
+        Profile(
+            "taixing-zi-mo",
+            1,
+            "taixing",
+            {"zi_mo_only": True},
+            "泰兴麻将·只许自摸",
+            "Taixing, self-drawn wins only",
+        ),
+        Profile(
+            "taixing-feng-ding-50",
+            1,
+            "taixing",
+            {"feng_ding": 50},
+            "泰兴麻将·封顶50",
+            "Taixing with a win cap of 50 per payer (封顶)",
+        ),
+        Profile(
+            "taixing-di-fen-2",
+            1,
+            "taixing",
+            {"di_fen": 2},
+            "泰兴麻将·底分2",
+            "Taixing paid at 2 per 花 (底分)",
+        ),
+        Profile(
+            "taixing-no-qi-dui",
+            1,
+            "taixing",
+            {"qi_dui": False},
+            "泰兴麻将·不带七对",
+            "Taixing without seven pairs (七对)",
         ),
         Profile(
             "taixing-seven-pairs-no-quad",
@@ -77,10 +141,37 @@ PROFILES: dict[str, Profile] = {
             "qinger", 1, "qinger", {}, "青儿（种子默认，三人）", "Qing'er, the seed's defaults"
         ),
         Profile("qinger-4", 1, "qinger", {"participants": 4}, "青儿·四人", "Qing'er for four"),
+        Profile(
+            "qinger-zi-mo",
+            1,
+            "qinger",
+            {"zi_mo_only": True},
+            "青儿·只许自摸",
+            "Qing'er, self-drawn wins only",
+        ),
+        Profile(
+            "qinger-feng-ding-300",
+            1,
+            "qinger",
+            {"feng_ding": 300},
+            "青儿·封顶300",
+            "Qing'er with a cap of 300 per pair and hand (封顶)",
+        ),
+        Profile(
+            "qinger-3-4-5",
+            1,
+            "qinger",
+            {"stake_form": "3-4-5"},
+            "青儿·注码3-4-5",
+            "Qing'er at the seed's highest stake form (底分: 3/4/5)",
+        ),
     )
 }
-"""Every profile by name. Self-draw only, a win cap (封顶) and a stake unit (底分) have
-no profile yet: no variant has such an option except 混儿's ``hun_self_draw_only``."""
+"""Every profile by name. A win cap (封顶), a stake unit (底分), self-draw only and seven
+pairs on/off are Jiaxing's ``feng_ding``, ``di_fen``, ``zi_mo_only`` and ``qi_xiao_dui``
+and Taixing's ``feng_ding``, ``di_fen``, ``zi_mo_only`` and ``qi_dui``; Qing'er has
+``zi_mo_only`` and ``feng_ding`` (per pair), its stake unit is the seed's own
+``stake_form`` (Q1), and seven pairs has no meaning in its 23-card hands."""
 
 
 def find_profile(name: object) -> Profile:

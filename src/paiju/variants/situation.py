@@ -10,7 +10,7 @@ from typing import Any
 from paiju.components.boundedjson import preview
 from paiju.components.notation import NotationError, parse_tile, parse_tiles
 from paiju.components.tiles import N_PLAYING_KINDS, Tile
-from paiju.engine.types import MahjongWin, Meld, MeldType, WinType
+from paiju.engine.types import MahjongWin, Meld, MeldType, WinFlag, WinType
 from paiju.variants.base import OptionError, OptionSpec, options_from_mapping
 
 
@@ -62,24 +62,25 @@ def options_field(
         raise InputError("options", str(exc)) from None
 
 
-FLAG_OWNERS: dict[str, str] = {
-    "kong_replacement": "jiaxing taixing",
-    "after_kong_discard": "jiaxing",
-    "last_tile": "jiaxing",
-    "heavenly": "jiaxing taixing",
-    "earthly": "jiaxing",
-    "human": "jiaxing",
-    "multiple_winners": "jiaxing taixing",
-    "ready_at_deal": "taixing",
-    "declared_ready": "jiaxing",
+FLAG_OWNERS: dict[WinFlag, str] = {
+    WinFlag.KONG_REPLACEMENT: "jiaxing taixing",
+    WinFlag.AFTER_KONG_DISCARD: "jiaxing",
+    WinFlag.LAST_TILE: "jiaxing",
+    WinFlag.HEAVENLY: "jiaxing taixing",
+    WinFlag.EARTHLY: "jiaxing",
+    WinFlag.HUMAN: "jiaxing",
+    WinFlag.MULTIPLE_WINNERS: "jiaxing taixing",
+    WinFlag.READY_AT_DEAL: "taixing",
+    WinFlag.DECLARED_READY: "jiaxing",
 }
 """Which games know each win flag: a game refuses the flags of another the same way."""
 
 
 def check_flags_known(flags: list[str], variant: str) -> None:
     """Every flag must be one ``variant`` knows (exit 2 naming ``flags``)."""
+    known = {str(f): owners for f, owners in FLAG_OWNERS.items()}
     for flag in flags:
-        owners = FLAG_OWNERS.get(flag)
+        owners = known.get(flag)
         if owners is None:
             raise InputError("flags", f"unknown flag {preview(flag)}")
         if variant not in owners.split():
@@ -140,7 +141,7 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool, variant:
             counts[t] += 1
         melds.append(Meld(mtype, tiles[0], source))
     flags_given = obj.get("flags", [])
-    if isinstance(flags_given, list) and "kong_replacement" in flags_given:
+    if isinstance(flags_given, list) and WinFlag.KONG_REPLACEMENT in flags_given:
         kong_at = [i for i, m in enumerate(melds) if m.is_kong]
         if kong_at and kong_at[-1] != len(melds) - 1:
             raise InputError(
@@ -210,7 +211,8 @@ def parse_mahjong_win(obj: Mapping[str, Any], *, flowers_allowed: bool, variant:
         leopard=leopard,
         kong_chain=chain,
         discard_winners=winners,
-        flags=frozenset(flags_raw) | ({"multiple_winners"} if winners > 1 else set()),
+        flags=frozenset(WinFlag(f) for f in flags_raw)
+        | ({WinFlag.MULTIPLE_WINNERS} if winners > 1 else set()),
     )
 
 
@@ -220,7 +222,7 @@ def _discard_winners(obj: Mapping[str, Any], win_type: WinType, flags: list[str]
     The flag ``multiple_winners`` alone, without the number, is read as 一炮三响 (three),
     the case the flag was defined for."""
     raw = obj.get("discard_winners")
-    flagged = "multiple_winners" in flags
+    flagged = WinFlag.MULTIPLE_WINNERS in flags
     if raw is None:
         return 3 if flagged and win_type is not WinType.SELF_DRAW else 1
     if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 3:

@@ -11,12 +11,13 @@ shown to each seat. It is also the engine's :class:`~paiju.engine.match.GameFlow
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from paiju.engine.events import Event
+from paiju.engine.events import Event, for_seat
 from paiju.engine.fairness import HandRandom
+from paiju.engine.mahjong import MahjongHand, MahjongRules
 from paiju.engine.match import Hand, Match
 from paiju.variants.base import (
     OptionField,
@@ -25,6 +26,7 @@ from paiju.variants.base import (
     options_from_mapping,
     options_to_mapping,
 )
+from paiju.variants.items import ItemRow
 
 Pieces = Literal["tiles", "cards"]
 
@@ -42,6 +44,7 @@ BOT_NAMES: dict[str, tuple[str, str]] = {
     "random": ("简单", "easy (random)"),
     "greedy": ("普通", "normal (greedy)"),
     "strong": ("强", "strong"),
+    "learned": ("学习型", "learned"),
 }
 """How a bot level is called where people see it."""
 
@@ -56,6 +59,21 @@ class Names:
 
     def get(self, lang: str) -> str:
         return self.en if lang == "en" else self.zh
+
+
+Calculator = Callable[[Mapping[str, Any]], dict[str, Any]]
+"""A calculator entry: a parsed ``paiju score`` document to its result JSON."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandStart:
+    """What a match gives the next hand: its seed, dealer, what carries over from the last
+    hand (Jiaxing's fisher, Qing'er's dealer), and the fair deal's shuffler if any."""
+
+    seed: int
+    dealer: int
+    carry: dict[str, Any]
+    rng: HandRandom | None = None
 
 
 class Variant(ABC):
@@ -76,6 +94,9 @@ class Variant(ABC):
     """Which greedy bot plays this game (``greedy``, ``taixing_greedy``, ``qinger_greedy``)."""
     strong_search: ClassVar[str] = "lookahead"
     """The strong bot's default search on this game (``lookahead`` or ``montecarlo``)."""
+    added_fields: ClassVar[frozenset[str]] = frozenset()
+    """Event fields this game added after records were first written, as ``type.field``
+    paths (``score.counts_as``); new options say so in their :class:`OptionSpec`."""
 
     # -- table and options ---------------------------------------------------------------
 
@@ -110,43 +131,64 @@ class Variant(ABC):
     def option_fields(self) -> list[OptionField]:
         return option_fields(self.options_type, self.option_specs)
 
+    def record_additions(self) -> frozenset[str]:
+        """What this game added to record lines after records were first written, as
+        ``kind.field`` paths: :attr:`added_fields` and the header's options marked
+        ``added``. A record that lacks them still verifies and resumes (docs/spec/record.md,
+        "Records of an older engine")."""
+        options = (f"header.options.{n}" for n, spec in self.option_specs.items() if spec.added)
+        return self.added_fields | frozenset(options)
+
     # -- items and the calculator ----------------------------------------------------------
 
     @abstractmethod
-    def item_rows(self) -> Mapping[str, Any]:
-        """The item table by id; each row has at least ``zh``, ``zh_hant``, ``en``, ``seed``."""
+    def item_rows(self) -> Mapping[str, ItemRow]:
+        """The item table by id (``variants/<game>/items.py``)."""
         ...
 
     def item_name(self, item_id: str, lang: str = "zh") -> str:
         """The name of an item or payment reason in ``lang`` (the id if unknown)."""
         row = self.item_rows().get(item_id)
         if row is not None:
-            return str(row.en if lang == "en" else row.zh)
+            return row.en if lang == "en" else row.zh
         pair = PAYMENT_REASONS.get(item_id)
         if pair is None:
             return item_id
         return pair[1] if lang == "en" else pair[0]
 
+    def scored_item_name(self, item: Mapping[str, Any], lang: str = "zh") -> str:
+        """The name in ``lang`` of a result item as events carry it (``{"id", "name",
+        "value"}``, the name in 简体 with any count or factor: 见牌碰 ×2)."""
+        name = item.get("name")
+        row = self.item_rows().get(str(item.get("id")))
+        if row is None or not isinstance(name, str):
+            return self.item_name(str(item.get("id")), lang)
+        return row.name_of(name, lang)
+
     def item_unit(self, item_id: str) -> str:
         """What an item's value counts: ``points`` (分), or ``fan`` / ``flower`` /
-        ``multiplier`` / ``liability`` where a game counts in more than one unit."""
-        return "points"
+        ``multiplier`` / ``liability`` where a game counts in more than one unit (a
+        payment reason outside the table counts points)."""
+        row = self.item_rows().get(item_id)
+        return "points" if row is None else row.unit
 
     def item_ids(self) -> list[str]:
         """Every id a ledger or result of this game may name, sorted."""
         return sorted(set(self.item_rows()) | set(PAYMENT_REASONS))
 
-    @abstractmethod
+    calculator: ClassVar[staticmethod[[Mapping[str, Any]], dict[str, Any]]]
+    """The game's ``paiju score`` entry (``variants/<game>/calculator.py``'s
+    ``score_json``), set by each game as ``staticmethod(score_json)``."""
+
     def score_json(self, doc: Any) -> dict[str, Any]:
         """``paiju score``: a calculator document (already parsed JSON) to its result."""
-        ...
+        return type(self).calculator(doc)
 
     # -- play ----------------------------------------------------------------------------
 
     def new_match(self, options: Any, seed: int) -> Match:
         return Match(self, options, seed)
 
-    @abstractmethod
     def new_hand(
         self,
         options: Any,
@@ -155,7 +197,14 @@ class Variant(ABC):
         dealer: int,
         carry: dict[str, Any],
         rng: HandRandom | None = None,
-    ) -> Hand: ...
+    ) -> Hand:
+        """The next hand (the engine's ``GameFlow.new_hand``), dealt by :meth:`deal`."""
+        return self.deal(options, HandStart(seed, dealer, carry, rng))
+
+    @abstractmethod
+    def deal(self, options: Any, start: HandStart) -> Hand:
+        """This game's next hand from ``start``."""
+        ...
 
     @abstractmethod
     def after_hand(
@@ -172,10 +221,10 @@ class Variant(ABC):
         """Past the planned end of a match, must another hand be played? (No, by default.)"""
         return False
 
-    @abstractmethod
     def for_seat(self, event: Event, seat: int | None) -> dict[str, Any]:
-        """The JSON of ``event`` as ``seat`` may see it (None: a spectator)."""
-        ...
+        """The JSON of ``event`` as ``seat`` may see it (None: a spectator). Every game
+        so far hides the same private events (the engine's filter)."""
+        return for_seat(event, seat)
 
     # -- what the server publishes -----------------------------------------------------------
 
@@ -199,7 +248,7 @@ class Variant(ABC):
                 },
             },
             "items": [
-                {"id": item_id, "zh": row.zh, "zht": row.zh_hant, "en": row.en, "seed": row.seed}
+                {"id": item_id, "zh": row.zh, "zht": row.zh_hant, "en": row.en, "seed": row.rule}
                 for item_id, row in self.item_rows().items()
             ],
             "rule_book": self.rule_book,
@@ -226,5 +275,25 @@ class Variant(ABC):
         """The option that changes the number of seats, if any (a lobby redraws on it)."""
         return None
 
+    def max_seats(self) -> int:
+        """The most seats any options give (an RL game declares it before options)."""
+        return self.seats(self.default_options())
+
     def __repr__(self) -> str:
         return f"<Variant {self.name}>"
+
+
+class MahjongVariant(Variant):
+    """A game played on the engine's :class:`~paiju.engine.mahjong.MahjongHand`: each
+    hand is the shared state machine with this game's rules, built by :meth:`rules`."""
+
+    pieces = "tiles"
+
+    @abstractmethod
+    def rules(self, options: Any, carry: dict[str, Any]) -> MahjongRules:
+        """The rules of the next hand, given what the match carries into it."""
+        ...
+
+    def deal(self, options: Any, start: HandStart) -> MahjongHand:
+        rules = self.rules(options, start.carry)
+        return MahjongHand(rules, seed=start.seed, dealer=start.dealer, rng=start.rng)

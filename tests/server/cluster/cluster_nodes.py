@@ -47,17 +47,26 @@ class Node:
         env["PAIJU_STATIC_DIR"] = str(log_dir / "no-static")
         self._log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115
         self.proc = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT, env=env)
-        self.wait_ready()
+        try:
+            self.wait_ready()
+        except BaseException:
+            # a node left running would join the next test's cluster under the same name
+            self.proc.kill()
+            self.proc.wait()
+            self._log.close()
+            raise
 
     @property
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def get(self, path: str) -> Any:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=5) as r:
+        # a starved node answers late, not never: the timeout bounds a hang
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=60) as r:
             return json.loads(r.read())
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = 240.0) -> None:
+        # on a loaded machine the imports alone took over 30 s: this only bounds a hang
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -80,19 +89,41 @@ class Node:
     def wake(self) -> None:
         self.proc.send_signal(signal.SIGCONT)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 120.0) -> bool:
+        """SIGTERM, and wait for the node to hand its rooms over and exit; True if it did
+        (a node still running after ``timeout`` is killed: a hang, not slowness)."""
+        exited = True
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGCONT)
             self.proc.terminate()
             try:
-                self.proc.wait(15)
+                self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
+                exited = False
                 self.proc.kill()
-                self.proc.wait(5)
+                self.proc.wait(10)
         self._log.close()
+        return exited
 
 
-def wait_for(check: Any, timeout: float = 20.0, what: str = "condition") -> Any:
+def start_nodes(
+    names: tuple[str, ...], redis_url: str, pg_url: str, log_dir: Path, **kwargs: Any
+) -> list[Node]:
+    """Nodes started one after the other (the first creates the tables); if one fails to
+    start, those already running are stopped before the error goes on."""
+    started: list[Node] = []
+    try:
+        for name in names:
+            started.append(Node(name, redis_url, pg_url, log_dir, **kwargs))
+    except BaseException:
+        for node in started:
+            node.stop()
+        raise
+    return started
+
+
+def wait_for(check: Any, timeout: float = 120.0, what: str = "condition") -> Any:
+    """Poll ``check`` until it returns something true; ``timeout`` bounds a hang only."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = check()
@@ -109,13 +140,14 @@ class Player:
     def __init__(self, url: str, seed: int = 0) -> None:
         from websockets.sync.client import connect
 
-        self._connect = connect(url, max_size=2**22, open_timeout=10)
+        self._connect = connect(url, max_size=2**22, open_timeout=60)
         self.ws = self._connect.__enter__()
         self.rng = random.Random(seed)
         self.acted_turn = -1
         self.pending: tuple[int, str] | None = None
         self.acknowledged: list[str] = []
-        """My decisions that the server went on from (an update came after them)."""
+        """My decisions the server answered (an update acknowledged them; a snapshot after a
+        reconnect does not count: an answer lost with its node was never told)."""
         self.last_turn = -1
         self.messages: list[dict[str, Any]] = []
         self.token: str | None = None
@@ -125,7 +157,7 @@ class Player:
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
 
-    def recv(self, kind: str | None = None, timeout: float = 15.0) -> dict[str, Any]:
+    def recv(self, kind: str | None = None, timeout: float = 60.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -144,9 +176,16 @@ class Player:
             self.token = msg["token"]
             self.seat = msg["seat"]
         turn = msg.get("turn")
+        if msg.get("type") in ("error", "timeout"):
+            self.pending = None  # refused, or the clock answered first
         if msg.get("type") in ("update", "snapshot") and isinstance(turn, int):
-            if self.pending is not None and turn > self.pending[0]:
-                self.acknowledged.append(self.pending[1])
+            pending = self.pending
+            # answered: a later turn, or a held answer's acknowledgement (nothing to decide)
+            if pending is not None and (
+                turn > pending[0] or (turn == pending[0] and not msg.get("legal"))
+            ):
+                if msg.get("type") == "update":
+                    self.acknowledged.append(pending[1])
                 self.pending = None
             self.last_turn = max(self.last_turn, turn)
 
@@ -161,7 +200,7 @@ class Player:
         self.send({"type": "act", "action": choice, "turn": turn})
         return True
 
-    def play(self, decisions: int, timeout: float = 30.0) -> int:
+    def play(self, decisions: int, timeout: float = 120.0) -> int:
         """Answer questions until ``decisions`` more were made (or the match ended)."""
         made = 0
         deadline = time.monotonic() + timeout
@@ -177,3 +216,26 @@ class Player:
         # already gone when its node was killed
         with contextlib.suppress(Exception):
             self.ws.close()
+
+
+def reconnect(url: str, token: str | None, seed: int, timeout: float = 120.0) -> Player:
+    """A client back in with its seat token through ``url``, as a real one does after its
+    node died: while no node has taken the room yet the server answers an error (or
+    closes), and the client tries again. Returns the player whose last message is the
+    snapshot; ``timeout`` bounds a hang only."""
+    from websockets.exceptions import WebSocketException
+
+    deadline = time.monotonic() + timeout
+    while True:
+        player: Player | None = None
+        try:
+            player = Player(url, seed=seed)
+            player.send({"type": "reconnect", "token": token})
+            player.recv("snapshot", timeout=max(1.0, deadline - time.monotonic()))
+            return player
+        except (AssertionError, TimeoutError, OSError, WebSocketException) as exc:
+            if player is not None:
+                player.close()
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"no snapshot for the seat token: {exc}") from exc
+            time.sleep(0.2)

@@ -19,22 +19,38 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
+async def _until_gone(client: Any, key: str) -> None:
+    """Wait for Redis to expire ``key`` (on Redis's clock: a slow test process cannot make
+    a lease lapse early or late); bounded only against a hang."""
+    for _ in range(600):
+        if not await client.exists(key):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{key} never expired")
+
+
 def test_one_owner_per_room_and_epochs_only_grow(services: tuple[str, str]) -> None:
     async def go() -> None:
         client = aioredis.from_url(services[0])
-        a = Leases(client, "a", ttl=0.3)
-        b = Leases(client, "b", ttl=0.3)
+        # a lease long enough that no scheduling delay of this process lets it lapse
+        a = Leases(client, "a", ttl=30.0)
+        b = Leases(client, "b", ttl=30.0)
         first = await a.acquire("ABCD")
         assert first == Lease("ABCD", "a", 1)
         assert await b.acquire("ABCD") is None, "a held lease cannot be taken"
         assert await a.owner("ABCD") == ("a", 1)
-        # renewing keeps it past its first time to live
-        for _ in range(4):
-            await asyncio.sleep(0.15)
-            assert await a.renew([first]) == []
+        # renewing gives the lease its whole time to live again
+        key = a.owner_key("ABCD")
+        await asyncio.sleep(0.2)
+        before = await client.pttl(key)
+        assert 0 < before < 30_000
+        assert await a.renew([first]) == []
+        assert await client.pttl(key) > before
         assert await b.acquire("ABCD") is None
         # a lapses (no renewal): b takes it with a larger epoch, and a's renewal fails
-        await asyncio.sleep(0.45)
+        short = Leases(client, "a", ttl=0.3)
+        assert await short.renew([first]) == []
+        await _until_gone(client, key)
         second = await b.acquire("ABCD")
         assert second == Lease("ABCD", "b", 2)
         assert await a.renew([first]) == [first]
@@ -51,7 +67,12 @@ def test_one_owner_per_room_and_epochs_only_grow(services: tuple[str, str]) -> N
 
 def test_racing_nodes_get_one_lease_each_room(services: tuple[str, str]) -> None:
     async def go() -> None:
-        client = aioredis.from_url(services[0], max_connections=256)
+        # 200 acquisitions at once over a few connections: Redis interleaves them all the
+        # same (200 connections opened at once timed out on a starved machine)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            services[0], max_connections=16, timeout=None, socket_connect_timeout=60
+        )
+        client = aioredis.Redis.from_pool(pool)
         nodes = [Leases(client, f"n{i}") for i in range(5)]
         codes = [f"R{i:03d}" for i in range(40)]
         results = await asyncio.gather(*(n.acquire(c) for c in codes for n in nodes))
@@ -66,13 +87,14 @@ def test_registry_drops_a_silent_node(services: tuple[str, str]) -> None:
     async def go() -> None:
         client = aioredis.from_url(services[0])
         a = Registry(client, "a", ttl=0.3)
-        b = Registry(client, "b", ttl=5.0)
+        b = Registry(client, "b", ttl=30.0)
         await a.heartbeat({"url": "ws://127.0.0.1:1/ws", "rooms": 2})
         await b.heartbeat({"rooms": 0})
         nodes = await b.nodes()
         assert sorted(nodes) == ["a", "b"] and nodes["a"]["rooms"] == 2
-        await asyncio.sleep(0.45)
+        await _until_gone(client, a.key("a"))
         assert sorted(await b.nodes()) == ["b"]
+        assert await client.smembers("paiju:nodes") == {b"b"}, "the dead name is dropped"
         await b.leave()
         assert await b.nodes() == {}
         await client.aclose()

@@ -14,19 +14,17 @@ import pytest
 
 pytest.importorskip("websockets")
 
-from cluster_nodes import Node, Player, wait_for
+from cluster_nodes import Node, Player, reconnect, start_nodes, wait_for
 
 
 @pytest.fixture
 def cluster(services: tuple[str, str], tmp_path: Path) -> Iterator[dict[str, Node]]:
     redis_url, pg_url = services
-    started: dict[str, Node] = {}
+    nodes = start_nodes(("a", "b"), redis_url, pg_url, tmp_path)
     try:
-        for name in ("a", "b"):
-            started[name] = Node(name, redis_url, pg_url, tmp_path)
-        yield started
+        yield {node.name: node for node in nodes}
     finally:
-        for node in started.values():
+        for node in nodes:
             node.stop()
 
 
@@ -88,7 +86,7 @@ def test_a_client_on_one_node_plays_in_a_room_owned_by_the_other(
     guest.send({"type": "take_seat", "seat": 1, "name": "guest"})
     assert guest.recv("seated")["seat"] == 1
     made = 0
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 180  # a hang's bound, not a speed
     while made < 3 and time.monotonic() < deadline:
         # both answer whatever they are asked; the guest's answers travel b → a → b
         for p in (host, guest):
@@ -118,21 +116,17 @@ def test_a_node_killed_mid_play_loses_no_decision(
     seen_turn = player.last_turn
     told = list(player.acknowledged)
     cluster["a"].kill()
-    killed_at = time.monotonic()
     player.close()
 
     # the client comes back with its seat token through the surviving node
-    again = Player(cluster["b"].ws, seed=4)
-    again.send({"type": "reconnect", "token": player.token})
-    snapshot = again.recv("snapshot", timeout=20)
-    pause = time.monotonic() - killed_at
+    again = reconnect(cluster["b"].ws, player.token, seed=4)
+    snapshot = again.messages[-1]
     assert snapshot["room"]["code"] == code and snapshot["seat"] == 0
     state = snapshot
     while "turn" not in state:
         # between two hands the snapshot has no turn: the next deal brings one
-        state = again.recv(timeout=20)
+        state = again.recv()
     assert state["turn"] >= seen_turn, "the table went back in time"
-    assert pause < 15
     taken = cluster["b"].get("/api/cluster")["counters"]["taken_over"]
     assert taken == 1
     # every decision the client was told went through is in the log, in order, and play
@@ -197,3 +191,166 @@ def test_a_paused_node_that_wakes_after_its_lease_was_taken_writes_nothing(
     assert result.ok or "end" in result.message, result.message
     watcher.close()
     second.close()
+
+
+def test_the_failover_drill_under_load_loses_no_told_decision(
+    services: tuple[str, str], tmp_path: Path
+) -> None:
+    """paiju load's drill, small: tables of four wire players with their seats spread over
+    two nodes (most messages relayed), node a killed with SIGKILL while they play. Every
+    decision a client was answered must be in its seat's log, in order; every table plays
+    to its end."""
+    from paiju.server.cluster.load import ClusterPlan, drive
+
+    redis_url, pg_url = services
+    limits = {"create_rate": 1000, "create_burst": 1000, "lookup_rate": 1000, "lookup_burst": 1000}
+    nodes = start_nodes(("a", "b"), redis_url, pg_url, tmp_path, settings=limits)
+    try:
+        plan = ClusterPlan(
+            urls=[n.ws for n in nodes],
+            tables=6,
+            seconds=480,  # bounds a hang (pytest's own timeout is 600 s), not a speed
+            think=0.1,
+            kill_pid=nodes[0].proc.pid,
+            kill_after=2.0,
+            database=pg_url,
+        )
+        plan.check()
+        figures = asyncio.run(drive(plan, 4))
+    finally:
+        for node in nodes:
+            node.stop()
+    assert figures["failover"]["killed_after_s"] == 2.0
+    assert figures["decisions_told"] > 100
+    assert figures["decisions_lost"] == 0, figures.get("lost_examples")
+    assert figures["finished_tables"] == 6 and not figures["timed_out"], str(figures)
+    assert figures["failover"]["tables_resumed"] >= 1
+    assert figures["failover"]["turn_regressions"] == 0
+
+
+def test_a_waiting_room_outlives_its_node(cluster: dict[str, Node]) -> None:
+    """A room created and half seated on node a (not yet started: not in PostgreSQL) is
+    taken over by node b when a is killed: the host's seat token brings them back to their
+    seat through b (host again), the lobby lists the room on b, and the game starts when
+    the last person sits down."""
+    host = Player(cluster["a"].ws, seed=7)
+    code = _create(host, ["person", "person", "bot", "bot"])
+    host.send({"type": "take_seat", "seat": 0, "name": "host"})
+    host.recv("seated")
+    guest = Player(cluster["b"].ws, seed=8)
+    guest.send({"type": "join", "code": code})
+    guest.recv("room")
+    cluster["a"].kill()
+    host.close()
+    back = reconnect(cluster["b"].ws, host.token, seed=9)
+    snapshot = back.messages[-1]
+    assert snapshot["room"]["code"] == code and snapshot["seat"] == 0
+    assert snapshot["room"]["status"] == "waiting"
+    assert cluster["b"].get("/api/cluster")["counters"]["waiting_taken_over"] == 1
+    listed = wait_for(
+        lambda: [r for r in cluster["b"].get("/api/open-rooms") if r["code"] == code],
+        what="the room in b's lobby",
+    )
+    assert listed[0]["node"] == "b"
+    # the host is host again: it may change a free seat
+    back.send({"type": "set_seat", "seat": 1, "kind": "person", "level": "greedy"})
+    room = back.recv("room")
+    assert room["room"]["code"] == code
+    # the guest was relayed to a; b brought it back into the room as a spectator
+    guest.send({"type": "join", "code": code})
+    guest.recv("room")
+    guest.send({"type": "take_seat", "seat": 1, "name": "guest"})
+    assert guest.recv("seated")["seat"] == 1
+    assert guest.recv("hand_start")["type"] == "hand_start"
+    back.close()
+    guest.close()
+
+
+def test_room_lookups_are_limited_cluster_wide(cluster: dict[str, Node]) -> None:
+    """Guessing room codes over both nodes at once earns no more tries than over one: the
+    lookup bucket (10 at once by default) is kept in Redis."""
+    players = [Player(cluster[n].ws, seed=i) for i, n in enumerate(("a", "b"))]
+    codes = []
+    for i in range(14):
+        players[i % 2].send({"type": "join", "code": "ZZZZZZZZZ" + "ABCDEFGHJK"[i % 10]})
+        codes.append(players[i % 2].recv("error")["code"])
+    assert codes[:10] == ["no_such_room"] * 10
+    assert "rate_limited" in codes[10:]
+    for p in players:
+        p.close()
+
+
+def test_seat_tokens_still_route_after_a_paused_node_drops_the_room(
+    cluster: dict[str, Node],
+) -> None:
+    """The node that lost a room must not forget its seat tokens cluster-wide as if the
+    room had ended: the new owner's entries are the same ones (it answered bad_token)."""
+    host = Player(cluster["a"].ws, seed=7)
+    code = _create(host, ["person", "bot", "bot", "bot"], hands=4)
+    host.send({"type": "take_seat", "seat": 0, "name": "host"})
+    host.recv("seated")
+    host.recv("hand_start")
+    token = host.token
+    cluster["a"].pause()
+    try:
+        wait_for(
+            lambda: cluster["b"].get("/api/cluster")["counters"]["taken_over"] == 1,
+            what="node b to take the room over",
+        )
+    finally:
+        cluster["a"].wake()
+    wait_for(lambda: cluster["a"].get("/api/cluster")["leases"] == 0, what="a to drop it")
+    # a few of a's ticks: what it forgets, it has forgotten by then
+    ticks = cluster["a"].get("/api/cluster")["ticks"]
+    wait_for(lambda: cluster["a"].get("/api/cluster")["ticks"] >= ticks + 3, what="a's ticks")
+    for node in ("a", "b"):
+        back = Player(cluster[node].ws, seed=8)
+        back.send({"type": "reconnect", "token": token})
+        snapshot = back.recv("snapshot")
+        assert snapshot["room"]["code"] == code
+        back.close()
+    host.close()
+
+
+def test_a_node_with_live_tables_and_relays_stops_on_sigterm(cluster: dict[str, Node]) -> None:
+    """SIGTERM while tables play, with clients relayed both ways (a guest on b in a room of
+    a, a guest on a in a room of b): the node hands its rooms over and exits, and its
+    room's people come back through the other node. A node once kept renewing its leases
+    after SIGTERM and never exited (a cancellation lost inside redis-py: .tasks)."""
+    players: list[Player] = []
+    hosts: dict[str, Player] = {}
+    for owner, other, seed in (("a", "b", 11), ("b", "a", 13)):
+        host = Player(cluster[owner].ws, seed=seed)
+        code = _create(host, ["person", "person", "bot", "bot"], hands=4)
+        host.send({"type": "take_seat", "seat": 0, "name": "host"})
+        host.recv("seated")
+        guest = Player(cluster[other].ws, seed=seed + 1)
+        guest.send({"type": "join", "code": code})
+        guest.recv("room")
+        guest.send({"type": "take_seat", "seat": 1, "name": "guest"})
+        guest.recv("seated")
+        players += [host, guest]
+        hosts[owner] = host
+    # play until every client has answered a few times (relayed answers among them)
+    made = dict.fromkeys(range(len(players)), 0)
+    deadline = time.monotonic() + 180  # a hang's bound, not a speed
+    while min(made.values()) < 2 and time.monotonic() < deadline:
+        for i, p in enumerate(players):
+            try:
+                msg = p.recv(timeout=0.2)
+            except TimeoutError:
+                continue
+            if p.act_if_asked(msg):
+                made[i] += 1
+    assert min(made.values()) >= 2, made
+    assert cluster["a"].get("/api/cluster")["counters"]["relayed_in"] >= 2
+    assert cluster["b"].get("/api/cluster")["counters"]["relayed_in"] >= 2
+    # the bots play on while a is told to stop
+    assert cluster["a"].stop(timeout=120), "node a did not exit after SIGTERM"
+    assert cluster["a"].proc.returncode in (0, -15), cluster["a"].log_path.read_text()[-2000:]
+    back = reconnect(cluster["b"].ws, hosts["a"].token, seed=21)
+    assert back.messages[-1]["seat"] == 0
+    back.close()
+    assert cluster["b"].stop(timeout=120), "node b did not exit after SIGTERM"
+    for p in players:
+        p.close()

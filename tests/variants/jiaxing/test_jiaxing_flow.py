@@ -10,7 +10,8 @@ from paiju.components.notation import parse_tiles
 from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.mahjong import CLAIM, END, ROB, MahjongHand, arrange_wall
-from paiju.engine.match import Match, play_match
+from paiju.engine.match import Match
+from paiju.engine.session import play_match
 from paiju.engine.types import Meld, MeldType, WinType
 from paiju.variants.jiaxing.options import JiaxingOptions
 from paiju.variants.jiaxing.rules import JiaxingRules

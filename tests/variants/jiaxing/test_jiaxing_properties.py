@@ -119,6 +119,15 @@ def situations(draw: st.DrawFn) -> dict[str, Any]:
     options["hun"] = False
     options["feng_hu_threshold"] = draw(st.integers(1, 4))
     options["floor"] = draw(st.integers(0, 12))
+    # the profile options (JP1–JP4): a cap and a stake unit keep every settlement zero-sum;
+    # 只许自摸 refuses the other win types (tests/variants/test_profiles.py)
+    options["feng_ding"] = draw(st.integers(0, 20))
+    options["di_fen"] = draw(st.integers(1, 3))
+    if win_type != "self_draw":
+        options["zi_mo_only"] = False
+    # JP4 七小对 off makes a seven-pairs hand no hand (the calculator cases cover it)
+    if seven_pairs:
+        options["qi_xiao_dui"] = True
     if options["ting_declaration"] and draw(st.booleans()):
         flags.add(DECLARED_READY)
     text = "".join(f"{Tile(k).rank}{Tile(k).suit}" for k in sorted(hand))
@@ -150,7 +159,11 @@ def test_random_valid_situations_settle_to_zero(situation: dict[str, Any]) -> No
     winner = situation["winner"]
     assert out["payments"][winner] > 0
     assert out["kong_payments"][winner] >= 0
-    assert all(item["value"] > 0 for item in out["items"])
+    # every item adds, save the cap (JP1), which takes off what lies above it
+    assert all(item["value"] > 0 or item["id"] == "feng_ding" for item in out["items"])
+    cap = situation["options"]["feng_ding"]
+    if cap:
+        assert sum(item["value"] for item in out["items"]) <= cap
     assert len({item["id"] for item in out["items"]}) == len(out["items"])
 
 

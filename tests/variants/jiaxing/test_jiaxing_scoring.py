@@ -337,6 +337,6 @@ def test_item_table() -> None:
     for item_id, entry in ITEMS.items():
         assert entry.id == item_id
         assert item_id.isascii() and item_id == item_id.lower()
-        assert entry.zh and entry.zh_hant and entry.en and entry.seed.startswith("J")
-    assert ITEMS["qi_xiao_dui"].discard == 12 and ITEMS["qi_xiao_dui"].self_draw == 8
+        assert entry.zh and entry.zh_hant and entry.en and entry.rule.startswith("J")
+    assert ITEMS["qi_xiao_dui"].value == 12 and ITEMS["qi_xiao_dui"].alt_value == 8
     assert ITEMS["da_qi_dui"].zh_hant == "大七對"

@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 
 from paiju.bots import RandomBot, make_bot
+from paiju.bots.greedy_values import GreedyJudge
 from paiju.bots.qinger import QingerGreedyBot
 from paiju.cli import main
 from paiju.components.cards import Card
 from paiju.components.notation import parse_cards
-from paiju.engine.match import Match, play_match
+from paiju.engine.match import Match
 from paiju.engine.record import parse_lines, record_match, replay
+from paiju.engine.session import play_match
 from paiju.variants import VARIANTS, find_variant
 from paiju.variants.base import OptionError, options_from_mapping
 from paiju.variants.qinger import hand as Q
@@ -36,7 +38,10 @@ def test_registered_for_simulate_and_replay() -> None:
     assert isinstance(flow, QingerVariant) and flow.options_type is QingerOptions
     assert flow.seats(QingerOptions()) == 3
     assert flow.seats(QingerOptions(participants=4)) == 4
-    assert isinstance(make_bot("greedy", 1, "qinger"), QingerGreedyBot)
+    # greedy plays through its judge (the one function play and review share), which
+    # decides with the Qing'er greedy bot
+    judge = make_bot("greedy", 1, "qinger")
+    assert isinstance(judge, GreedyJudge) and isinstance(judge.bot, QingerGreedyBot)
     assert isinstance(make_bot("random", 1, "qinger"), RandomBot)
 
 

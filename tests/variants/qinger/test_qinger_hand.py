@@ -4,6 +4,7 @@ properties (126 cards conserved, zero-sum ledger, no view leaks) and an action c
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -130,6 +131,20 @@ def test_indicator_is_turned_up_by_the_first_knocker_and_drawn_last() -> None:
     assert hand.exhausted
     draws = [e for e in hand.log if e.type == "draw"]
     assert draws[-1].data["card"] == "5h"
+
+
+def test_the_view_gives_each_pair_the_stake_its_knocks_make() -> None:
+    hand = hand_of([DEALER_A, QING_ER_WAIT, LOW_WAIT], options=QingerOptions(stake_form="2-3-4"))
+    pairs = {(0, 1): 2, (0, 2): 2, (1, 2): 2}
+    assert {tuple(p["seats"]): p["stake"] for p in hand.view(None)["stakes"]} == pairs
+    hand.apply(Q.PASS)
+    hand.apply(Q.KNOCK)  # seat 1 knocks: its two pairs play for the one-knock stake
+    pairs.update({(0, 1): 3, (1, 2): 3})
+    for seat in (None, 0, 1, 2):
+        assert {tuple(p["seats"]): p["stake"] for p in hand.view(seat)["stakes"]} == pairs
+    hand.apply(Q.KNOCK)  # seat 2 too: the pair of knockers plays for the top stake
+    pairs.update({(0, 2): 3, (1, 2): 4})
+    assert {tuple(p["seats"]): p["stake"] for p in hand.view(0)["stakes"]} == pairs
 
 
 def test_nobody_knocks_means_a_redeal_within_the_hand() -> None:
@@ -316,6 +331,9 @@ def test_four_participants_one_sits_out_and_play_skips_that_seat() -> None:
     assert turns[:6] == [2, 3, 0, 2, 3, 0]
     assert hand.net()[1] == 0 and sum(hand.net()) == 0 and hand.cards_in_play() == 126
     assert hand.view(1)["sitting_out"] == 1 and "hand" not in hand.view(1)["players"][2]
+    # the seat sitting out is in no pair; seat 2 knocked ("kpp" from the dealer)
+    stakes = {tuple(p["seats"]): p["stake"] for p in hand.view(1)["stakes"]}
+    assert stakes == {(0, 2): 2, (0, 3): 1, (2, 3): 2}
 
 
 def test_pong_only_no_chow_and_a_discard_follows_the_pong() -> None:
@@ -380,6 +398,23 @@ def test_several_winners_when_the_option_allows() -> None:
     assert hand.net()[1] > 0 and hand.net()[2] > 0
 
 
+def test_running_score_counts_rounded_sets_and_bonuses_hidden_before_the_jian_zhang() -> None:
+    # seat 1 (下家): with the ♥5 见张 (见牌 1 2 5 8 9 J Q K) the concealed ♥888 is a 见牌
+    # triplet, 8, and ♣777 a plain one, 2; set points round up to 10 (QA10); its own ♣Q 20
+    seat1 = "45s 1234567888h 123456777c Qc"
+    hand = hand_of([DEALER_A, seat1, QING_ER_WAIT])
+    assert hand.view(1)["gate"] == {"threshold": 60, "strict": True, "running": None}
+    knock_round(hand)
+    assert hand.view(1)["gate"]["running"] == 30
+    assert hand.view(2)["gate"]["running"] == 0  # runs only
+    assert hand.view(None)["gate"]["running"] is None  # a spectator has no seat
+    by_sets = hand_of(
+        [DEALER_A, seat1, QING_ER_WAIT], options=QingerOptions(win_threshold_basis="set_points")
+    )
+    knock_round(by_sets)
+    assert by_sets.view(1)["gate"]["running"] == 10  # the gate counts set points only
+
+
 def test_a_win_not_over_60_is_not_offered() -> None:
     hand = hand_of([DEALER_A, LOW_WAIT, QING_ER_WAIT])
     knock_round(hand)
@@ -423,6 +458,8 @@ def test_exhausted_stock_settles_the_always_scored_items(stake_form: str, net: l
     assert hand.net() == net
     assert [(p.payer, p.payee) for p in hand.ledger] == [(2, 0), (2, 1)]
     assert all(p.reason for p in hand.ledger)
+    # the running score against 60, in each seat's own view once the 见张 is up
+    assert [hand.view(s)["gate"]["running"] for s in range(3)] == [50, 50, 20]
     no_settle = hand_of(
         [dealer, seat1, seat2],
         "Qh Jh 789c 6s",
@@ -475,6 +512,19 @@ def check_invariants(hand: QingerHand) -> None:
                 seen = for_seat(ev, seat)
                 assert "card" not in seen and not isinstance(seen.get("cards"), str)
         json.dumps(view)
+        running = view["gate"]["running"]
+        if seat is None or seat not in hand.players or not hand.revealed:
+            assert running is None
+        elif hand.phase != Q.END:
+            # the running score is the seat's own: another deal of what it cannot see
+            # gives the same number
+            other = hand.determinize(seat, random.Random(len(hand.log)))
+            assert other.view(seat)["gate"]["running"] == running
+    if hand.exhausted and hand.result is not None:
+        # nobody won: each player's pre-multiplier total is just the running score
+        for seat in hand.players:
+            running = hand.view(seat)["gate"]["running"]
+            assert running == hand.result.before_multipliers[hand.role(seat)]
 
 
 OPTION_SETS = [

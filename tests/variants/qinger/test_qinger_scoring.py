@@ -285,7 +285,7 @@ def test_item_table() -> None:
     for item_id, item in ITEMS.items():
         assert re.fullmatch(r"[a-z]+(_[a-z]+)*", item_id)
         assert item.zh and item.zh_hant and item.en
-    seeds = {s for item in ITEMS.values() for s in re.findall(r"Q\d+", item.seed)}
+    seeds = {s for item in ITEMS.values() for s in re.findall(r"Q\d+", item.rule)}
     assert {f"Q{n}" for n in range(10, 31)} - {"Q22", "Q24"} <= seeds
 
 

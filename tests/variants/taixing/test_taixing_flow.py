@@ -19,8 +19,9 @@ from paiju.components.tiles import Tile
 from paiju.engine import actions as A
 from paiju.engine.events import for_seat
 from paiju.engine.mahjong import ACT, CLAIM, DECLARE, END, MahjongHand, arrange_wall
-from paiju.engine.match import Match, play_hand, play_match
+from paiju.engine.match import Match, play_hand
 from paiju.engine.record import record_match, replay
+from paiju.engine.session import play_match
 from paiju.engine.types import Meld, MeldType, WinType
 from paiju.variants import find_variant
 from paiju.variants.taixing.options import TaixingOptions

@@ -166,7 +166,7 @@ def test_item_table() -> None:
     for item in ITEMS:
         assert item.id.isascii() and item.id == item.id.lower()
         assert item.zh and item.zh_hant and item.en
-        assert item.seed.startswith("T")
+        assert item.rule.startswith("T")
 
 
 # -- flowers (T11, TA2, TA3, TA4) -----------------------------------------------------------

@@ -9,6 +9,7 @@ export interface Act {
 }
 
 export interface CreateRoom {
+  client_seed?: string | null;
   options?: Record<string, unknown>;
   seats?: SeatChoice[] | null;
   timers?: TimerSettings;
@@ -19,6 +20,7 @@ export interface CreateRoom {
 
 /** Watch a room (as a spectator until ``take_seat``). */
 export interface Join {
+  client_seed?: string | null;
   code: string;
   type: "join";
   v?: 1;
@@ -27,6 +29,18 @@ export interface Join {
 /** Give the seat to a bot for now; ``reconnect`` with the token takes it back. */
 export interface Leave {
   type: "leave";
+  v?: 1;
+}
+
+/**
+ * How long this device wants bots to take over their own moves (the player's
+ * bot-pace setting); ``null``: the server's default. A table plays at the slowest pace
+ * any of its seated, connected people asked for, so nobody is rushed. Claim windows
+ * are not slowed: a bot answers them at once whatever the pace (see the claim windows).
+ */
+export interface Pace {
+  bot_seconds?: number | null;
+  type: "pace";
   v?: 1;
 }
 
@@ -73,6 +87,7 @@ export interface Start {
 }
 
 export interface TakeSeat {
+  client_seed?: string | null;
   name?: string;
   seat: number;
   type: "take_seat";
@@ -86,6 +101,6 @@ export interface TimerSettings {
   turn_seconds?: number;
 }
 
-export type ClientMessage = CreateRoom | Join | TakeSeat | SetSeat | Start | Act | Ping | Reconnect | Leave | Ready;
+export type ClientMessage = CreateRoom | Join | TakeSeat | SetSeat | Start | Act | Ping | Reconnect | Leave | Ready | Pace;
 
 export const PROTOCOL_VERSION = 1;

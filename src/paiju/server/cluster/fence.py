@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, select, text
+from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, select
 
 fence_metadata = MetaData()
 
@@ -57,20 +57,17 @@ GUARD_SECONDS = 2
 claim waits for a row lock."""
 
 
-async def guard(conn: Any) -> None:
-    """Bound this transaction's waits: a node paused *inside* a write transaction (its
-    fence rows locked) must not hold up the node taking its rooms. PostgreSQL ends such a
-    transaction after :data:`GUARD_SECONDS` (rolled back: none of it was told to anyone),
-    and a claim gives up after as long and is tried again at the next tick."""
-    if conn.dialect.name == "postgresql":
-        # one round trip; is_local: both settings end with this transaction
-        await conn.execute(
-            text(
-                "SELECT set_config('idle_in_transaction_session_timeout', :v, true),"
-                " set_config('lock_timeout', :v, true)"
-            ),
-            {"v": f"{GUARD_SECONDS}s"},
-        )
+def guard_connection(dbapi_conn: Any, _record: Any) -> None:
+    """Bound every transaction of a node's PostgreSQL connections (set once per
+    connection, so a write costs no extra round trip): a node paused *inside* a write
+    transaction (its fence rows locked) must not hold up the node taking its rooms.
+    PostgreSQL ends such a transaction after :data:`GUARD_SECONDS` (rolled back: none of
+    it was told to anyone), and a claim gives up after as long and is tried again at the
+    next tick."""
+    cursor = dbapi_conn.cursor()
+    cursor.execute(f"SET idle_in_transaction_session_timeout = '{GUARD_SECONDS}s'")
+    cursor.execute(f"SET lock_timeout = '{GUARD_SECONDS}s'")
+    cursor.close()
 
 
 async def claim(conn: Any, game_id: str, epoch: int, node: str) -> bool:

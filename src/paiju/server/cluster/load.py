@@ -6,9 +6,12 @@ Every seat is its own websocket client; seat ``i`` of table ``t`` connects to no
 through the relay (``placement="table"`` puts a whole table on one node instead). A
 client whose socket drops (its node died) reconnects with its seat
 token through the next node, and the time from the drop to its fresh snapshot is its
-*pause*. A decision counts as *told* once an update with a later turn arrived; with
+*pause*. A decision counts as *told* once the server answered it: an update with a later
+turn, or the acknowledgement of an answer held in a claim window (an update of the same
+turn with nothing left to decide). A snapshot never counts (a decision whose answer was
+lost with its node was not told), and a refusal or a timeout takes the decision back. With
 ``--database`` the run ends by reading every table's log and counting the told decisions
-that are not in it (*decisions lost*, which must be 0).
+that are not in it, in order (*decisions lost*, which must be 0).
 
 Work is bounded by the tables, the hands per table and a wall-clock limit.
 """
@@ -21,10 +24,11 @@ import json
 import os
 import random
 import signal
-import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from paiju.server.load import check_bounds, percentile
 
 
 @dataclass
@@ -49,14 +53,7 @@ class ClusterPlan:
         for url in self.urls:
             if not url.startswith(("ws://", "wss://")):
                 raise ValueError(f"{url!r} is not a ws:// or wss:// address")
-        if not 1 <= self.tables <= 2000:
-            raise ValueError("tables must be between 1 and 2000")
-        if not 1 <= self.hands <= 16:
-            raise ValueError("hands must be between 1 and 16")
-        if not 0 < self.seconds <= 3600:
-            raise ValueError("seconds must be in (0, 3600]")
-        if not 0 <= self.think <= 10:
-            raise ValueError("think must be between 0 and 10 seconds")
+        check_bounds(self.tables, self.hands, self.seconds, self.think)
         if self.placement not in ("seat", "table"):
             raise ValueError("--placement is seat or table")
         if self.kill_pid is not None and self.kill_pid <= 1:
@@ -90,6 +87,8 @@ class _Seat:
         self.last_turn = -1
         self.pending: tuple[int, str, float] | None = None
         self.told: list[str] = []
+        self.told_at: list[tuple[int, float]] = []
+        """(turn, seconds into the run) of each told decision, for the lost ones' report."""
         self.done = False
         self.game_id: str | None = None
         self.backlog: list[dict[str, Any]] = []
@@ -118,13 +117,22 @@ class _Seat:
         if isinstance(room, dict) and room.get("game_id"):
             self.game_id = str(room["game_id"])
         turn = msg.get("turn")
+        if kind in ("error", "timeout"):
+            # refused, or the clock answered first: the server did not take this one
+            self.pending = None
         if kind in ("update", "snapshot") and isinstance(turn, int):
-            if self.pending is not None and turn > self.pending[0]:
-                if kind == "update":
-                    self.run.figures.latencies_ms.append(
-                        (time.perf_counter() - self.pending[2]) * 1000
-                    )
-                self.told.append(self.pending[1])
+            pending = self.pending
+            answered = pending is not None and (
+                turn > pending[0] or (turn == pending[0] and not msg.get("legal"))
+            )
+            if pending is not None and kind == "update" and answered:
+                now = time.perf_counter()
+                self.run.figures.latencies_ms.append((now - pending[2]) * 1000)
+                self.told.append(pending[1])
+                self.told_at.append((pending[0], now - self.run.started))
+                self.pending = None
+            elif kind == "snapshot" and answered:
+                # the table moved on while the answer was in flight: not told either way
                 self.pending = None
             if turn < self.last_turn:
                 self.run.figures.turn_regressions += 1
@@ -208,7 +216,10 @@ class _Run:
     figures: _Figures = field(default_factory=_Figures)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     arrived: int = 0
+    seated: int = 0
+    """Tables whose every seat is taken (play has begun)."""
     seats: list[list[_Seat]] = field(default_factory=list)
+    started: float = field(default_factory=time.perf_counter)
 
 
 async def _table(run: _Run, index: int) -> bool:
@@ -239,6 +250,7 @@ async def _table(run: _Run, index: int) -> bool:
                 json.dumps({"type": "take_seat", "seat": s.seat, "name": f"load{s.seat}"})
             )
             await s.recv("seated")
+        run.seated += 1
         await asyncio.gather(*(s.play() for s in seats))
         return True
     finally:
@@ -248,7 +260,11 @@ async def _table(run: _Run, index: int) -> bool:
                     await s.ws.close()
 
 
-async def _kill_later(run: _Run, pid: int, after: float) -> None:
+async def _kill_later(run: _Run, pid: int, after: float, tasks: list[Any]) -> None:
+    # counted from the moment every table plays: a kill while seats are still being taken
+    # would test the driver, not the failover
+    while run.seated + sum(t.done() for t in tasks) < len(tasks):
+        await asyncio.sleep(0.05)
     await asyncio.sleep(after)
     os.kill(pid, signal.SIGKILL)
     run.figures.killed_at = time.perf_counter()
@@ -262,11 +278,11 @@ async def drive(plan: ClusterPlan, n_seats: int) -> dict[str, Any]:
         await asyncio.sleep(0.05)
         if run.arrived + sum(t.done() for t in tasks) >= plan.tables:
             break
-    start = time.perf_counter()
+    start = run.started = time.perf_counter()
     run.ready.set()
     killer = None
     if plan.kill_pid is not None:
-        killer = asyncio.create_task(_kill_later(run, plan.kill_pid, plan.kill_after))
+        killer = asyncio.create_task(_kill_later(run, plan.kill_pid, plan.kill_after, tasks))
     done, pending = await asyncio.wait(tasks, timeout=plan.seconds)
     seconds = time.perf_counter() - start
     for task in pending:
@@ -293,8 +309,8 @@ async def drive(plan: ClusterPlan, n_seats: int) -> dict[str, Any]:
         "actions": figures.actions,
         "seconds": round(seconds, 2),
         "actions_per_s": round(figures.actions / seconds, 1) if seconds else None,
-        "p50_ms": round(_percentile(lat, 50), 2) if lat else None,
-        "p99_ms": round(_percentile(lat, 99), 2) if lat else None,
+        "p50_ms": round(percentile(lat, 50), 2) if lat else None,
+        "p99_ms": round(percentile(lat, 99), 2) if lat else None,
         "max_ms": round(lat[-1], 2) if lat else None,
         "errors": len(figures.errors),
         "first_errors": figures.errors[:3],
@@ -312,13 +328,18 @@ async def drive(plan: ClusterPlan, n_seats: int) -> dict[str, Any]:
             "turn_regressions": figures.turn_regressions,
         }
     if plan.database is not None:
-        out["decisions_told"], out["decisions_lost"] = await _lost(plan.database, run.seats)
+        told, lost, which = await _lost(plan.database, run.seats)
+        out["decisions_told"], out["decisions_lost"] = told, lost
+        if which:
+            out["lost_examples"] = which[:10]
+            if figures.killed_at is not None:
+                out["killed_at_s"] = round(figures.killed_at - run.started, 2)
     return out
 
 
-async def _lost(database: str, tables: list[list[_Seat]]) -> tuple[int, int]:
-    """Decisions the clients were told went through, and how many of them are missing
-    from (or out of order in) the tables' logs."""
+async def _lost(database: str, tables: list[list[_Seat]]) -> tuple[int, int, list[dict[str, Any]]]:
+    """Decisions the clients were told went through, how many of them are missing from
+    (or out of order in) the tables' logs, and which."""
     from sqlalchemy import select
     from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -326,6 +347,7 @@ async def _lost(database: str, tables: list[list[_Seat]]) -> tuple[int, int]:
 
     engine = create_async_engine(database_url(database))
     told = lost = 0
+    which: list[dict[str, Any]] = []
     try:
         async with engine.connect() as conn:
             for seats in tables:
@@ -345,33 +367,38 @@ async def _lost(database: str, tables: list[list[_Seat]]) -> tuple[int, int]:
                         if line.get("type") == "action" and line.get("seat") == s.seat
                     ]
                     told += len(s.told)
-                    lost += _unmatched(s.told, logged)
+                    missing = _unmatched(s.told, logged)
+                    lost += len(missing)
+                    which.extend(
+                        {
+                            "table": s.table,
+                            "seat": s.seat,
+                            "action": s.told[i],
+                            "turn": s.told_at[i][0],
+                            "told_at_s": round(s.told_at[i][1], 2),
+                        }
+                        for i in missing
+                    )
     finally:
         await engine.dispose()
-    return told, lost
+    return told, lost, which
 
 
-def _unmatched(told: list[str], logged: list[str]) -> int:
+def _unmatched(told: list[str], logged: list[str]) -> list[int]:
     """Told decisions not found, in order, among the seat's logged ones. The log may hold
     more: answers the server gave for the seat (its timer ran out, or a bot stood in while
     the client was away), so the told ones must be a subsequence, not a prefix."""
     i = 0
-    missing = 0
-    for action in told:
+    missing: list[int] = []
+    for k, action in enumerate(told):
         j = i
         while j < len(logged) and logged[j] != action:
             j += 1
         if j == len(logged):
-            missing += 1
+            missing.append(k)
         else:
             i = j + 1
     return missing
-
-
-def _percentile(sorted_values: list[float], p: float) -> float:
-    if len(sorted_values) == 1:
-        return sorted_values[0]
-    return statistics.quantiles(sorted_values, n=100, method="inclusive")[int(p) - 1]
 
 
 def run_cluster_load(plan: ClusterPlan) -> dict[str, Any]:

@@ -38,9 +38,11 @@ from sqlalchemy import select
 from paiju.server import messages as M
 from paiju.server import protocol as P
 from paiju.server.cluster.lease import Lease, Leases, Registry
+from paiju.server.cluster.limits import SharedLimits
 from paiju.server.cluster.relay import Relay
 from paiju.server.cluster.shared import Shared
 from paiju.server.cluster.storage import FencedStorage
+from paiju.server.cluster.tasks import stop_tasks
 from paiju.server.manager import RoomManager
 from paiju.server.room import Connection, Room, hash_token
 from paiju.server.storage import games
@@ -86,6 +88,8 @@ class RemoteConnection(Connection):
         self.edge = edge
         self.node = node
         self.closed = False
+        self.backlog: list[dict[str, Any]] | None = None
+        """Messages that wait, in order, behind one for a room this node is rebuilding."""
 
     def send(self, message: dict[str, Any]) -> None:
         if not self.closed:
@@ -100,13 +104,55 @@ class RemoteConnection(Connection):
 
 class ClusterRoomManager(RoomManager):
     """The room manager of a node: room codes are reserved cluster-wide before a room
-    is made (the node hands the reserved code in through ``next_code``)."""
+    is made (the node hands the reserved code in through ``next_code``), and the rate
+    limits are spent from buckets shared by every node (:mod:`.limits`)."""
 
     next_code: str | None = None
+    limits: SharedLimits | None = None
+    paid: str | None = None
+    """The kind of limit already spent for the message being handled (the node that the
+    client is connected to charged it before relaying or handling it)."""
 
     def new_code(self) -> str:
         code, self.next_code = self.next_code, None
         return code if code is not None else super().new_code()
+
+    def allow(self, kind: str, address: str) -> bool:
+        if kind == self.paid:
+            return True
+        limits = self.limits
+        if limits is None or not limits.healthy:
+            return super().allow(kind, address)
+        taken = limits.try_take(kind, address)
+        if taken is None:
+            # nothing borrowed yet and no way to wait here: this node's own bucket decides
+            return super().allow(kind, address)
+        if not taken:
+            self.counters.rate_limited += 1
+        return taken
+
+    async def admit(self, kind: str, address: str) -> bool:
+        limits = self.limits
+        if limits is None or not limits.healthy:
+            return super().allow(kind, address)
+        if await limits.take(kind, address):
+            return True
+        if not limits.healthy:
+            return super().allow(kind, address)
+        self.counters.rate_limited += 1
+        return False
+
+    def handle_paid(self, conn: Connection, msg: Any, kind: str | None) -> None:
+        """:meth:`handle`, with the ``kind`` limit already charged for ``msg``."""
+        self.paid = kind
+        try:
+            self.handle(conn, msg)
+        finally:
+            self.paid = None
+
+
+def _paid_kind(msg: Any) -> str | None:
+    return "lookup" if isinstance(msg, P.Join) else None
 
 
 class ClusterNode:
@@ -119,6 +165,11 @@ class ClusterNode:
         self.settings = settings
         self.name = settings.node
         self.redis: Any = None
+        self.renew_redis: Any = None
+        """A connection of its own for lease renewals and heartbeats: behind a crowd of
+        clients' commands in the shared pool, a renewal could come too late."""
+        self.renewer: Leases | None = None
+        self._ticks = 0
         self.leases_api: Leases | None = None
         self.registry: Registry | None = None
         self.shared: Shared | None = None
@@ -132,11 +183,30 @@ class ClusterNode:
         """Edge side: connection id → (room code, the message that brings it back there:
         the join, or a reconnect with the seat token the owner gave it)."""
         self.local_conns: dict[str, Connection] = {}
+        self.resuming: dict[str, asyncio.Event] = {}
+        """Rooms this node holds the lease of and is rebuilding from the log: a message
+        for one waits until it is rebuilt (it would find no such room or token yet)."""
         self.alive: set[str] = set()
         self.draining = False
-        self.counters = {"taken_over": 0, "lost": 0, "fenced": 0, "relayed_in": 0}
+        self._closing = False
+        """Set by :meth:`close`: the loops end at their next turn even if a cancellation
+        was lost (:mod:`.tasks`)."""
+        self.counters = {
+            "taken_over": 0,
+            "waiting_taken_over": 0,
+            "lost": 0,
+            "fenced": 0,
+            "relayed_in": 0,
+        }
         self._loop_tasks: list[asyncio.Task[None]] = []
         self._published_tokens: dict[str, str] = {}
+        self._saved_waiting: dict[str, str] = {}
+        """Waiting rooms' setups as last stored in Redis (code → JSON)."""
+        self._dirty: set[str] = set()
+        self._saver: asyncio.Task[None] | None = None
+        self.host_seats: dict[str, int] = {}
+        """Waiting rooms taken over from a dead node: the seat whose person is the host
+        (the host's connection died with the node; they are host again once back)."""
         storage.on_fenced = self._fenced
 
     # -- start and stop ------------------------------------------------------------------
@@ -144,13 +214,36 @@ class ClusterNode:
         import redis.asyncio as aioredis
 
         s = self.settings
-        self.redis = aioredis.from_url(s.redis_url, max_connections=64)
+        # a blocking pool: a burst of clients (hundreds joining at once) waits its turn for a
+        # connection; the plain pool raised "Too many connections" instead, which closed
+        # those clients' sockets and could fail a lease renewal
+        pool = aioredis.BlockingConnectionPool.from_url(
+            s.redis_url, max_connections=64, timeout=s.lease_ttl
+        )
+        self.redis = aioredis.Redis.from_pool(pool)
         await self.redis.ping()
+        self.renew_redis = aioredis.Redis.from_pool(
+            aioredis.BlockingConnectionPool.from_url(
+                s.redis_url, max_connections=2, timeout=s.lease_ttl
+            )
+        )
         self.leases_api = Leases(self.redis, self.name, s.lease_ttl, s.prefix)
-        self.registry = Registry(self.redis, self.name, s.lease_ttl, s.prefix)
+        self.renewer = Leases(self.renew_redis, self.name, s.lease_ttl, s.prefix)
+        self.registry = Registry(self.renew_redis, self.name, s.lease_ttl, s.prefix)
         self.shared = Shared(self.redis, self.name, s.prefix)
         self.relay = Relay(self.redis, self.name, self._on_relay, s.prefix)
         await self.relay.start()
+        cfg = self.manager.config
+        self.manager.limits = SharedLimits(
+            self.redis,
+            s.prefix,
+            {
+                "message": (cfg.message_rate, cfg.message_burst, int(cfg.message_burst // 4)),
+                "create": (cfg.create_rate, cfg.create_burst, 1),
+                "lookup": (cfg.lookup_rate, cfg.lookup_burst, 1),
+            },
+        )
+        self.manager.limits.start()
         await self._heartbeat()
         await self._tick()
         self._loop_tasks = [
@@ -163,11 +256,8 @@ class ClusterNode:
         flushed, the leases are released (another node takes them at its next tick) and
         every client is asked to reconnect."""
         self.draining = True
-        for task in self._loop_tasks:
-            task.cancel()
-        for task in self._loop_tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        self._closing = True
+        await stop_tasks(self._loop_tasks)
         self._loop_tasks = []
         if drain:
             # every seat token routable before the rooms go: their people come back by them
@@ -184,16 +274,22 @@ class ClusterNode:
             self.leases.clear()
             for conn in list(self.local_conns.values()):
                 conn.close(RESTART_CODE)
+        # the rooms' last messages to clients on other nodes; a Redis that stopped
+        # answering must not hold the exit
         with contextlib.suppress(Exception):
-            await self.relay.flush()
+            await asyncio.wait_for(self.relay.flush(), 10.0)
+        if self.manager.limits is not None:
+            await self.manager.limits.close()
+            self.manager.limits = None
         if self.registry is not None:
             with contextlib.suppress(Exception):
                 await self.registry.leave()
         with contextlib.suppress(Exception):
             await self.relay.close()
-        if self.redis is not None:
-            with contextlib.suppress(Exception):
-                await self.redis.aclose()
+        for client in (self.redis, self.renew_redis):
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
 
     def _lease(self) -> Leases:
         assert self.leases_api is not None
@@ -205,8 +301,10 @@ class ClusterNode:
 
     # -- the loop ------------------------------------------------------------------------
     async def _loop(self, step: Any) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(self.settings.tick)
+            if self._closing:
+                return
             try:
                 await step()
             except asyncio.CancelledError:
@@ -222,7 +320,8 @@ class ClusterNode:
     async def _renew(self) -> None:
         """Leases and heartbeat, on their own loop: a slow takeover or a busy lobby must
         not make this node miss its renewals."""
-        lost = await self._lease().renew(list(self.leases.values()))
+        assert self.renewer is not None
+        lost = await self.renewer.renew(list(self.leases.values()))
         for lease in lost:
             if self.leases.get(lease.code) != lease:
                 continue
@@ -233,10 +332,16 @@ class ClusterNode:
         await self._heartbeat()
 
     async def _sync(self) -> None:
+        if self.manager.limits is not None:
+            self.manager.limits.sweep()
         await self._forget_reaped()
         await self._publish()
+        self._dirty.update(self.leases)
+        self._dirty.update(self._saved_waiting)
+        await self._save_dirty()
         if not self.draining:
             await self._take_over()
+            await self._take_over_waiting()
         self._check_bound()
 
     async def _heartbeat(self) -> None:
@@ -263,6 +368,10 @@ class ClusterNode:
         }
         await shared.publish_open(open_rooms, round(self.settings.lease_ttl * 1000))
         tokens = {h: code for h, (code, _i) in self.manager.tokens.items() if code in self.leases}
+        self._ticks += 1
+        if self._ticks % 20 == 0:
+            # all of them now and then: an entry another node deleted by mistake comes back
+            self._published_tokens.clear()
         fresh = {h: c for h, c in tokens.items() if self._published_tokens.get(h) != c}
         await shared.publish_tokens(fresh)
         self._published_tokens.update(fresh)
@@ -271,6 +380,8 @@ class ClusterNode:
     async def _forget_reaped(self) -> None:
         shared = self._shared()
         for code in [c for c in self.leases if c not in self.manager.rooms]:
+            if code in self._saved_waiting:
+                await self._save_waiting(code)
             lease = self.leases.pop(code)
             await self._lease().release(lease)
             await shared.free_code(code)
@@ -303,6 +414,14 @@ class ClusterNode:
         lease = await self._lease().acquire(code)
         if lease is None:
             return False
+        rebuilt = self.resuming[code] = asyncio.Event()
+        try:
+            return await self._rebuild(game_id, code, lease)
+        finally:
+            self.resuming.pop(code, None)
+            rebuilt.set()
+
+    async def _rebuild(self, game_id: str, code: str, lease: Lease) -> bool:
         try:
             if not await self.storage.claim(game_id, lease.epoch):
                 await self._lease().release(lease)
@@ -330,6 +449,131 @@ class ClusterNode:
         )
         return True
 
+    # -- waiting rooms: stored in Redis, taken over like games ---------------------------
+    def _touch(self, conn: Connection) -> None:
+        """A message was handled for ``conn``: store its room again if it is waiting."""
+        room = conn.room
+        if room is None or room.code not in self.leases:
+            return
+        if room.status != "waiting" and room.code not in self._saved_waiting:
+            return  # a game: its log is its record
+        host = self.host_seats.get(room.code)
+        if host is not None and room.status == "waiting" and conn.seat == host:
+            room.host_id = conn.id
+            self.host_seats.pop(room.code, None)
+        self._dirty.add(room.code)
+        if self._saver is None or self._saver.done():
+            self._saver = self.manager.spawn(self._save_dirty())
+
+    async def _save_dirty(self) -> None:
+        # one at a time, each with the room's state when it is written: never out of order
+        while self._dirty:
+            await self._save_waiting(self._dirty.pop())
+
+    async def _save_waiting(self, code: str) -> None:
+        lease = self.leases.get(code)
+        room = self.manager.rooms.get(code)
+        setup = ""
+        tokens: list[str] = []
+        if room is not None and room.status == "starting":
+            return  # forgotten once the game is in PostgreSQL, not before
+        if room is not None and room.status == "waiting":
+            setup = json.dumps(self._waiting_setup(room), sort_keys=True, ensure_ascii=False)
+            tokens = [s.token_hash for s in room.seats if s.token_hash is not None]
+        if lease is None or self._saved_waiting.get(code, "") == setup:
+            return
+        owner_key = self._lease().owner_key(code)
+        if await self._shared().save_waiting(owner_key, lease.value, code, setup, tokens):
+            if setup:
+                self._saved_waiting[code] = setup
+                self._published_tokens.update(dict.fromkeys(tokens, code))
+            else:
+                self._saved_waiting.pop(code, None)
+
+    def _waiting_setup(self, room: Room) -> dict[str, Any]:
+        from paiju.server.manager import options_to_json
+
+        host = next((c.seat for c in room.connections() if c.id == room.host_id), None)
+        if host is None:
+            host = self.host_seats.get(room.code)
+        return {
+            **room._setup(),
+            "variant": room.variant,
+            "options": options_to_json(room.options),
+            "host_seat": host,
+        }
+
+    async def _take_over_waiting(self) -> None:
+        """Rebuild the waiting rooms whose node died (their lease lapsed)."""
+        shared = self._shared()
+        codes = [c for c in await shared.waiting_codes() if c not in self.manager.rooms]
+        if not codes:
+            return
+        owners = await self._lease().owners(codes)
+        orphans = [c for c in codes if owners.get(c) is None]
+        random.shuffle(orphans)
+        for code in orphans[: self.settings.takeover_batch]:
+            await self.take_over_waiting(code)
+
+    async def take_over_waiting(self, code: str) -> bool:
+        lease = await self._lease().acquire(code)
+        if lease is None:
+            return False
+        rebuilt = self.resuming[code] = asyncio.Event()
+        try:
+            setup = await self._shared().waiting_setup(code)
+            if setup is not None and await self._stored_game(code):
+                # the game started just before its node died: it moves as a game
+                setup = None
+            if setup is None:
+                await self._shared().drop_waiting(code)
+                await self._lease().release(lease)
+                return False
+            try:
+                room = self._waiting_room(code, setup)
+            except Exception as exc:
+                log.error("node %s: waiting room %s cannot be rebuilt: %s", self.name, code, exc)
+                await self._shared().drop_waiting(code)
+                await self._lease().release(lease)
+                return False
+            self.leases[code] = lease
+            self.storage.code_epochs[code] = lease.epoch
+            self.manager.rooms[code] = room
+            for seat in room.seats:
+                if seat.token_hash is not None:
+                    self.manager.tokens[seat.token_hash] = (code, seat.index)
+            self._saved_waiting[code] = json.dumps(setup, sort_keys=True, ensure_ascii=False)
+            host = setup.get("host_seat")
+            if isinstance(host, int):
+                self.host_seats[code] = host
+            self.counters["waiting_taken_over"] += 1
+            log.info("node %s: took over waiting room %s", self.name, code)
+            return True
+        finally:
+            self.resuming.pop(code, None)
+            rebuilt.set()
+
+    def _waiting_room(self, code: str, setup: dict[str, Any]) -> Room:
+        from paiju.server.room import Seat
+        from paiju.variants import VARIANTS
+
+        flow = VARIANTS[str(setup["variant"])]
+        options = flow.parse_options(setup.get("options") or {})
+        timers = P.TimerSettings.model_validate(setup.get("timers") or {})
+        raw = setup["seats"]
+        if not isinstance(raw, list) or len(raw) != flow.seats(options):
+            raise ValueError("the stored seats do not match the game")
+        seats = [
+            Seat(i, s["kind"], s.get("level", "greedy"), s.get("name", ""), s.get("token_hash"))
+            for i, s in enumerate(raw)
+        ]
+        return Room(self.manager, code, str(setup["variant"]), flow, options, seats, timers)
+
+    async def _stored_game(self, code: str) -> bool:
+        query = select(games.c.id).where(games.c.room_code == code)
+        async with self.storage._require().connect() as conn:
+            return (await conn.execute(query.limit(1))).first() is not None
+
     def _check_bound(self) -> None:
         for conn_id, (owner, conn) in list(self.bound.items()):
             if owner not in self.alive:
@@ -354,12 +598,15 @@ class ClusterNode:
             conn.close(RESTART_CODE)
         elif owner == self.name:
             try:
-                self.manager.handle(conn, P.parse_client_message(raw))
+                # the way back after a failover is not the client's lookup to pay for
+                self.manager.handle_paid(conn, P.parse_client_message(raw), "lookup")
             except P.ProtocolError as exc:
                 conn.send(M.error(exc.code, exc.message))
+            finally:
+                self._touch(conn)
         else:
             self.bound[conn.id] = (owner, conn)
-            self._forward(conn, owner, raw)
+            self._forward(conn, owner, raw, code)
 
     # -- losing a room ---------------------------------------------------------------------
     def _fenced(self, game_id: str) -> None:
@@ -373,12 +620,17 @@ class ClusterNode:
         """Forget a room this node no longer owns: nothing of it runs here any more, and
         its clients are asked to reconnect (to the new owner)."""
         room = self.manager.rooms.pop(code, None)
+        self._saved_waiting.pop(code, None)
+        self.host_seats.pop(code, None)
         if room is None:
             return
         room._cancel_tasks()
         for seat in room.seats:
             if seat.token_hash is not None:
                 self.manager.tokens.pop(seat.token_hash, None)
+                # the room lives on elsewhere: its seat tokens must keep routing there
+                # (forgetting them as if reaped deleted the new owner's entries: bad_token)
+                self._published_tokens.pop(seat.token_hash, None)
         for conn in room.connections():
             conn.room = None
             conn.seat = None
@@ -405,7 +657,25 @@ class ClusterNode:
             self.relay.send(bound[0], {"t": "gone", "edge": self.name, "conn": conn.id})
 
     async def handle(self, conn: Connection, raw: str | bytes, msg: Any) -> None:
-        """One validated client message from a socket of this node."""
+        """One validated client message from a socket of this node. Redis or PostgreSQL
+        failing under it is told to the client (``unavailable``), the socket stays open."""
+        try:
+            await self._handle(conn, raw, msg)
+        except P.ProtocolError:
+            raise
+        except Exception as exc:
+            log.error(
+                "node %s: a %s message failed: %s: %s",
+                self.name,
+                getattr(msg, "type", "?"),
+                type(exc).__name__,
+                exc,
+            )
+            raise P.ProtocolError(
+                "unavailable", "the server could not reach its shared storage; try again"
+            ) from None
+
+    async def _handle(self, conn: Connection, raw: str | bytes, msg: Any) -> None:
         if isinstance(msg, P.Ping):
             self.manager.handle(conn, msg)
             return
@@ -415,6 +685,11 @@ class ClusterNode:
             return
         owner: str | None = None
         if isinstance(msg, P.Join):
+            # charged here, before Redis or PostgreSQL is asked anything about the code,
+            # from the bucket every node shares: guessing codes through all nodes at once
+            # earns no more tries (the owner does not charge it again)
+            if not await self.manager.admit("lookup", conn.address):
+                raise P.ProtocolError("rate_limited", "too many room lookups; wait a little")
             code: str | None = msg.code.upper()
             owner = await self._owner_of(msg.code.upper())
         elif isinstance(msg, P.Reconnect):
@@ -425,7 +700,10 @@ class ClusterNode:
             return
         if owner is None or owner == self.name:
             self._unbind(conn)
-            self.manager.handle(conn, msg)
+            try:
+                self.manager.handle_paid(conn, msg, _paid_kind(msg))
+            finally:
+                self._touch(conn)
             return
         if conn.room is not None:
             self.manager.disconnect(conn)
@@ -435,28 +713,48 @@ class ClusterNode:
         self.bound[conn.id] = (owner, conn)
         if code is not None:
             self.routes[conn.id] = (code, raw if isinstance(raw, str) else raw.decode())
-        self._forward(conn, owner, raw)
+        self._forward(conn, owner, raw, code)
 
-    def _forward(self, conn: Connection, owner: str, raw: str | bytes) -> None:
+    def _forward(
+        self, conn: Connection, owner: str, raw: str | bytes, code: str | None = None
+    ) -> None:
         text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
         payload = {"t": "in", "edge": self.name, "conn": conn.id, "addr": conn.address, "raw": text}
+        if code is not None:
+            # the room it is for: the owner may still be rebuilding it (a failover)
+            payload["code"] = code
         self.relay.send(owner, payload)
+
+    async def _rebuilt(self, code: str) -> None:
+        event = self.resuming.get(code)
+        if event is not None:
+            await event.wait()
 
     async def _owner_of(self, code: str) -> str | None:
         """The node that owns ``code``'s room; an orphaned room is waited for."""
+        await self._rebuilt(code)
         if code in self.manager.rooms:
             return self.name
         deadline = time.monotonic() + self.settings.owner_wait
         while True:
             owner = await self._lease().owner(code)
+            if owner is not None and owner[0] == self.name and code in self.resuming:
+                await self._rebuilt(code)
+                if code in self.manager.rooms:
+                    return self.name
             # a lease outlives its dead node by up to a lease time: wait for the next owner
             if owner is not None and (owner[0] in self.alive or owner[0] == self.name):
                 return owner[0]
-            if time.monotonic() >= deadline or not await self._stored_and_playing(code):
+            if time.monotonic() >= deadline or not await self._movable(code):
                 return None
             await asyncio.sleep(min(0.2, self.settings.tick))
             if code in self.manager.rooms:
                 return self.name
+
+    async def _movable(self, code: str) -> bool:
+        """A room that a node will take over once its lease lapses: a game being played,
+        or a waiting room stored in Redis."""
+        return await self._shared().is_waiting(code) or await self._stored_and_playing(code)
 
     async def _stored_and_playing(self, code: str) -> bool:
         query = select(games.c.id).where(games.c.room_code == code, games.c.status == "playing")
@@ -464,12 +762,9 @@ class ClusterNode:
             return (await conn.execute(query.limit(1))).first() is not None
 
     async def create_room(self, conn: Connection, msg: P.CreateRoom) -> Room | None:
-        cfg = self.manager.config
         if self.draining:
             raise P.ProtocolError("server_draining", "this server is closing; connect again")
-        if not await self._shared().take(
-            f"create:{conn.address}", cfg.create_rate, cfg.create_burst
-        ):
+        if not await self.manager.admit("create", conn.address):
             raise P.ProtocolError("rate_limited", "too many rooms created; wait a little")
         lease = None
         for _ in range(20):
@@ -486,7 +781,13 @@ class ClusterNode:
         self.storage.code_epochs[lease.code] = lease.epoch
         self.manager.next_code = lease.code
         try:
-            return self.manager.create_room(conn, msg)
+            self.manager.paid = "create"
+            try:
+                room = self.manager.create_room(conn, msg)
+            finally:
+                self.manager.paid = None
+            self._touch(conn)
+            return room
         except P.ProtocolError:
             self.manager.next_code = None
             self.leases.pop(lease.code, None)
@@ -527,11 +828,40 @@ class ClusterNode:
         if remote is None:
             remote = RemoteConnection(self, edge, conn_id, str(payload.get("addr", "relay")))
             self.remote[(edge, conn_id)] = remote
+        self._deliver_in(remote, payload)
+
+    def _deliver_in(self, remote: RemoteConnection, payload: dict[str, Any]) -> None:
+        if remote.backlog is not None:
+            remote.backlog.append(payload)
+            return
+        code = payload.get("code")
+        if isinstance(code, str) and code in self.resuming:
+            # the edge found this node's lease while the room is still being rebuilt
+            remote.backlog = [payload]
+            self.manager.spawn(self._after_rebuild(remote, code))
+            return
+        self._handle_in(remote, payload)
+
+    async def _after_rebuild(self, remote: RemoteConnection, code: str) -> None:
+        await self._rebuilt(code)
+        backlog, remote.backlog = remote.backlog or [], None
+        payload = backlog.pop(0)
+        self._handle_in(remote, payload)
+        for later in backlog:
+            self._deliver_in(remote, later)
+
+    def _handle_in(self, remote: RemoteConnection, payload: dict[str, Any]) -> None:
+        if remote.closed:
+            return
         try:
             msg = P.parse_client_message(payload["raw"])
             if isinstance(msg, P.CreateRoom):
                 raise P.ProtocolError("bad_message", "rooms are created where you are connected")
-            self.manager.handle(remote, msg)
+            try:
+                # the edge charged its limits before relaying it
+                self.manager.handle_paid(remote, msg, _paid_kind(msg))
+            finally:
+                self._touch(remote)
         except P.ProtocolError as exc:
             remote.send(M.error(exc.code, exc.message))
 
@@ -545,6 +875,7 @@ class ClusterNode:
             "rooms": len(self.manager.rooms),
             "leases": len(self.leases),
             "counters": dict(self.counters),
+            "ticks": self._ticks,
             "fence_refused": self.storage.refused,
             "nodes": nodes,
         }

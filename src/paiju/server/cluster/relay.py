@@ -9,7 +9,9 @@ sends that connection (already built for its seat, on the owner) travels back
 always was: on the owner, per connection, before anything is published.
 
 One sender task publishes in queue order over one Redis connection, and one reader takes
-the channel in order, so a client's messages keep their order both ways.
+the channel in order, so a client's messages keep their order both ways. What is queued
+for one node in the same moment (a decision's updates for every seat relayed there) goes
+as one message, a JSON array: one publish, one delivery, one read on the other side.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from paiju.server.cluster.tasks import stop_tasks
+
 log = logging.getLogger("paiju.server.cluster")
+
+_WAKE = ("", "")
+"""Queued by :meth:`Relay.close` so that the sender sees the flag (no node is named "")."""
 
 
 class Relay:
@@ -35,8 +42,11 @@ class Relay:
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._closing = False
         self.sent = 0
         self.received = 0
+        self.deliveries = 0
+        """Messages read from the channel (each may carry several payloads)."""
 
     def channel(self, node: str) -> str:
         return f"{self.prefix}relay:{node}"
@@ -50,11 +60,10 @@ class Relay:
         ]
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        # the loops also end on the flag: a cancellation can be lost inside redis-py
+        self._closing = True
+        self._queue.put_nowait(_WAKE)
+        await stop_tasks(self._tasks)
         self._tasks = []
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
@@ -69,26 +78,33 @@ class Relay:
         await self._queue.join()
 
     async def _send_loop(self) -> None:
-        while True:
+        while not self._closing:
             batch = [await self._queue.get()]
             while not self._queue.empty() and len(batch) < 500:
                 batch.append(self._queue.get_nowait())
+            by_node: dict[str, list[str]] = {}
+            for node, body in batch:
+                if node:
+                    by_node.setdefault(node, []).append(body)
+            count = sum(len(bodies) for bodies in by_node.values())
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for node, body in batch:
-                        pipe.publish(self.channel(node), body)
-                    await pipe.execute()
-                self.sent += len(batch)
+                if by_node:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for node, bodies in by_node.items():
+                            joined = bodies[0] if len(bodies) == 1 else "[" + ",".join(bodies) + "]"
+                            pipe.publish(self.channel(node), joined)
+                        await pipe.execute()
+                self.sent += count
             except Exception:
                 # a lost relay message shows as a lost connection: the client reconnects
-                log.exception("relay: cannot publish %d messages", len(batch))
+                log.exception("relay: cannot publish %d messages", count)
             finally:
                 for _ in batch:
                     self._queue.task_done()
 
     async def _read_loop(self) -> None:
         assert self._pubsub is not None
-        while True:
+        while not self._closing:
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
@@ -99,8 +115,15 @@ class Relay:
                 continue
             if message is None or message.get("type") != "message":
                 continue
-            self.received += 1
+            self.deliveries += 1
             try:
-                self.on_message(json.loads(message["data"]))
-            except Exception:
-                log.exception("relay: a relayed message failed")
+                data = json.loads(message["data"])
+            except ValueError:
+                log.error("relay: a message that is not JSON on %s", self.channel(self.node))
+                continue
+            for payload in data if isinstance(data, list) else [data]:
+                self.received += 1
+                try:
+                    self.on_message(payload)
+                except Exception:
+                    log.exception("relay: a relayed message failed")

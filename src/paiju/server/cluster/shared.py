@@ -7,7 +7,12 @@
 - seat tokens: ``{prefix}tokens`` maps a token's hash to the room code, so a client that
   reconnects through any node reaches the room's owner;
 - rate limits: token buckets evaluated inside Redis on Redis's own clock, so every node
-  spends from the same bucket (room creation per client address).
+  spends from the same bucket (:mod:`.limits` borrows from them a few tokens at a time);
+- waiting rooms (created, not yet started: not in PostgreSQL yet): ``{prefix}waiting:CODE``
+  holds the room's setup (variant, options, seats with their token hashes, timers, the
+  host's seat), written only while the writer holds the room's lease (checked inside the
+  same Redis script), and ``{prefix}waiting`` lists their codes, so that when the owner
+  dies another node takes the lease and rebuilds the room.
 """
 
 from __future__ import annotations
@@ -15,27 +20,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from paiju.server.cluster.limits import LEND
+
 CODE_TTL_MS = 600_000
 """A reservation outlives its owner by this long at most (a room the owner never stored)."""
 
-_BUCKET = """
-local now = redis.call('TIME')
-local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
-local rate = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'level', 'at')
-local level = tonumber(state[1]) or burst
-local at = tonumber(state[2]) or t
-level = math.min(burst, level + (t - at) * rate)
-local ok = 0
-if level >= cost then
-  level = level - cost
-  ok = 1
+
+_SAVE_WAITING = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then
+  redis.call('DEL', KEYS[2])
+  redis.call('SREM', KEYS[3], ARGV[3])
+else
+  redis.call('SET', KEYS[2], ARGV[2])
+  redis.call('SADD', KEYS[3], ARGV[3])
+  for i = 4, #ARGV do redis.call('HSET', KEYS[4], ARGV[i], ARGV[3]) end
 end
-redis.call('HSET', KEYS[1], 'level', tostring(level), 'at', tostring(t))
-redis.call('PEXPIRE', KEYS[1], math.ceil((burst / math.max(rate, 1e-9)) * 1000) + 1000)
-return ok
+return 1
 """
 
 
@@ -48,7 +49,8 @@ class Shared:
         self.redis = redis
         self.node = node
         self.prefix = prefix
-        self._bucket = redis.register_script(_BUCKET)
+        self._lend = redis.register_script(LEND)
+        self._save_waiting = redis.register_script(_SAVE_WAITING)
 
     # -- room codes --------------------------------------------------------------------
     def code_key(self, code: str) -> str:
@@ -116,7 +118,39 @@ class Shared:
         return None if value is None else _text(value)
 
     # -- rate limits ---------------------------------------------------------------------
-    async def take(self, bucket: str, rate: float, burst: float, cost: float = 1.0) -> bool:
-        """Spend ``cost`` from the cluster-wide bucket ``bucket``; False if it is empty."""
+    async def take(self, bucket: str, rate: float, burst: float) -> bool:
+        """Spend one token of the cluster-wide bucket ``bucket`` (the one
+        :class:`~paiju.server.cluster.limits.SharedLimits` borrows from); False if empty."""
         key = f"{self.prefix}rate:{bucket}"
-        return bool(int(await self._bucket(keys=[key], args=[rate, burst, cost])))
+        return bool(int(await self._lend(keys=[key], args=[rate, burst, 1, 0])))
+
+    # -- waiting rooms -------------------------------------------------------------------
+    @property
+    def waiting_key(self) -> str:
+        return f"{self.prefix}waiting"
+
+    async def save_waiting(
+        self, owner_key: str, lease: str, code: str, setup: str, tokens: list[str]
+    ) -> bool:
+        """Store a waiting room's setup (``""``: forget it) and route its seat tokens, if
+        ``lease`` still owns it."""
+        keys = [owner_key, f"{self.waiting_key}:{code}", self.waiting_key, self.tokens_key]
+        args = [lease, setup, code, *tokens]
+        return bool(int(await self._save_waiting(keys=keys, args=args)))
+
+    async def is_waiting(self, code: str) -> bool:
+        return bool(await self.redis.sismember(self.waiting_key, code))
+
+    async def waiting_codes(self) -> list[str]:
+        return sorted(_text(c) for c in await self.redis.smembers(self.waiting_key))
+
+    async def waiting_setup(self, code: str) -> dict[str, Any] | None:
+        body = await self.redis.get(f"{self.waiting_key}:{code}")
+        return None if body is None else dict(json.loads(body))
+
+    async def drop_waiting(self, code: str) -> None:
+        """Forget a record nobody can use any more (its game started, or it is damaged)."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(f"{self.waiting_key}:{code}")
+            pipe.srem(self.waiting_key, code)
+            await pipe.execute()

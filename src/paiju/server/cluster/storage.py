@@ -45,7 +45,14 @@ class FencedStorage(Storage):
         for attempt in range(5):
             try:
                 await super().start()
-                await fence.create_table(self._require())
+                engine = self._require()
+                await fence.create_table(engine)
+                if engine.dialect.name == "postgresql":
+                    from sqlalchemy import event
+
+                    event.listen(engine.sync_engine, "connect", fence.guard_connection)
+                    # the connections opened so far do not have the settings: new ones will
+                    await engine.dispose()
                 return
             except Exception:
                 if attempt == 4:
@@ -61,7 +68,6 @@ class FencedStorage(Storage):
     async def claim(self, game_id: str, epoch: int) -> bool:
         """Make this node the game's writer at ``epoch`` (before reading its log)."""
         async with self._require().begin() as conn:
-            await fence.guard(conn)
             ok = await fence.claim(conn, game_id, epoch, self.node)
         if ok:
             self.epochs[game_id] = epoch
@@ -80,7 +86,6 @@ class FencedStorage(Storage):
         epochs = [self._op_epochs.get(id(op[2])) for op in batch]
         games = [_game_of(op) for op in batch]
         async with self._require().begin() as conn:
-            await fence.guard(conn)
             claimed: dict[str, int] = {}
             for op, game, epoch in zip(batch, games, epochs, strict=True):
                 if op[0] != "create" or epoch is None or game in claimed:

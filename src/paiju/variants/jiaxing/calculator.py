@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from paiju.components.tiles import Tile
-from paiju.engine.types import MahjongWin, MeldType, Payment, WinType, net
+from paiju.engine.types import MahjongWin, MeldType, Payment, WinFlag, WinType, net
 from paiju.variants.explain import Explanation
 from paiju.variants.jiaxing import explain
 from paiju.variants.jiaxing.hun import kinds_for as hun_kinds_for
@@ -42,39 +42,39 @@ VARIANT = "jiaxing"
 def _check_flags(win: MahjongWin) -> None:
     """Flags that contradict the rest of the situation are malformed input."""
     flags = win.flags
-    if "kong_replacement" in flags:
+    if WinFlag.KONG_REPLACEMENT in flags:
         if win.win_type is not WinType.SELF_DRAW:
             raise InputError("flags", "'kong_replacement' needs win_type self_draw")
         if not any(m.is_kong for m in win.melds):
             raise InputError("flags", "'kong_replacement' needs a kong among the melds")
-    if "after_kong_discard" in flags and win.win_type is not WinType.DISCARD:
+    if WinFlag.AFTER_KONG_DISCARD in flags and win.win_type is not WinType.DISCARD:
         raise InputError("flags", "'after_kong_discard' needs win_type discard")
-    if "multiple_winners" in flags and win.self_drawn:
+    if WinFlag.MULTIPLE_WINNERS in flags and win.self_drawn:
         raise InputError("flags", "'multiple_winners' needs a discard or a robbed kong")
-    if "heavenly" in flags and (win.winner != win.dealer or not win.self_drawn or win.melds):
+    if WinFlag.HEAVENLY in flags and (win.winner != win.dealer or not win.self_drawn or win.melds):
         raise InputError("flags", "'heavenly' (天胡) is the dealer's self-drawn opening hand")
-    if "earthly" in flags and (win.winner == win.dealer or not win.self_drawn or win.melds):
+    if WinFlag.EARTHLY in flags and (win.winner == win.dealer or not win.self_drawn or win.melds):
         raise InputError("flags", "'earthly' (地胡) is a non-dealer's self-drawn first tile")
-    if "human" in flags and (
+    if WinFlag.HUMAN in flags and (
         win.winner == win.dealer or win.win_type is not WinType.DISCARD or win.source != win.dealer
     ):
         raise InputError("flags", "'human' (人胡) is a non-dealer winning the dealer's discard")
-    if "human" in flags and win.melds:
+    if WinFlag.HUMAN in flags and win.melds:
         raise InputError("flags", "'human' (人胡) is won on the first discard: nobody has melded")
-    if "human" in flags and "after_kong_discard" in flags:
+    if WinFlag.HUMAN in flags and WinFlag.AFTER_KONG_DISCARD in flags:
         raise InputError(
             "flags",
             "'human' (人胡) and 'after_kong_discard': a kong before the first discard"
             " is a claim, and 人胡 needs none",
         )
-    for first in ("heavenly", "earthly", "human"):
-        if first in flags and "last_tile" in flags:
+    for first in (WinFlag.HEAVENLY, WinFlag.EARTHLY, WinFlag.HUMAN):
+        if first in flags and WinFlag.LAST_TILE in flags:
             raise InputError(
-                "flags", f"{first!r} is the first go-round, 'last_tile' the wall's last tile"
+                "flags", f"'{first}' is the first go-round, 'last_tile' the wall's last tile"
             )
-    special = [f for f in ("heavenly", "earthly", "human") if f in flags]
+    special = [f for f in (WinFlag.HEAVENLY, WinFlag.EARTHLY, WinFlag.HUMAN) if f in flags]
     if len(special) > 1:
-        raise InputError("flags", f"{special[0]!r} and {special[1]!r} cannot both apply")
+        raise InputError("flags", f"'{special[0]}' and '{special[1]}' cannot both apply")
 
 
 def _check_tiles(win: MahjongWin) -> None:
@@ -170,7 +170,7 @@ def parse(obj: Mapping[str, Any]) -> tuple[MahjongWin, JiaxingOptions]:
     declared = False
     if isinstance(flags, list) and DECLARED_READY in flags:
         if not options.ting_declaration:
-            raise InputError("flags", f"{DECLARED_READY!r} needs the option ting_declaration")
+            raise InputError("flags", f"'{DECLARED_READY}' needs the option ting_declaration")
         declared = True
         obj = {**obj, "flags": [f for f in flags if f != DECLARED_READY]}
     win = parse_mahjong_win(obj, flowers_allowed=False, variant=VARIANT)

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 
 from paiju.components.notation import format_tiles
 from paiju.components.tiles import Tile
-from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, WinResult, WinType
+from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, WinFlag, WinResult, WinType
 from paiju.variants.explain import Explanation, PaymentLine, Step, grouped, plus
 from paiju.variants.jiaxing.items import ITEMS
 
 VARIANT = "jiaxing"
-_TOPS = ("yi_pao_san_xiang", "man_wu_fan", "lian_gang")
+_TOPS = ("yi_pao_san_xiang", "man_wu_fan", "lian_gang", "feng_ding")
 
 
 def explain_win(win: MahjongWin, result: WinResult) -> Explanation:
@@ -43,7 +43,7 @@ def explain_win(win: MahjongWin, result: WinResult) -> Explanation:
     total = sum(i.value for i in core)
     zh_terms = plus([(i.zh, i.value) for i in core])
     en_terms = plus([(i.en, i.value) for i in core])
-    seeds = ", ".join(dict.fromkeys(ITEMS[i.id].seed for i in core))
+    seeds = ", ".join(dict.fromkeys(ITEMS[i.id].rule for i in core))
     who_zh = "点炮者应付" if counts_as == "discard" else "每家应付"
     steps.append(
         Step(f"{who_zh} = {zh_terms} = {total}", f"per payer = {en_terms} = {total}", seeds)
@@ -65,7 +65,7 @@ def explain_win(win: MahjongWin, result: WinResult) -> Explanation:
                 Step(
                     f"{why_zh}不满 {total} 按 {total}：{before} → {total}",
                     f"{why_en}: raised to the floor, {before} → {total}",
-                    ITEMS[item.id].seed,
+                    ITEMS[item.id].rule,
                 )
             )
         elif item.id == "lian_gang":
@@ -78,8 +78,26 @@ def explain_win(win: MahjongWin, result: WinResult) -> Explanation:
                     "J29, JA17",
                 )
             )
+        elif item.id == "feng_ding":
+            before, total = total, total + item.value
+            steps.append(
+                Step(
+                    f"封顶 {total}：{before} → {total}",
+                    f"capped at {total} (封顶): {before} → {total}",
+                    ITEMS[item.id].rule,
+                )
+            )
     if total != result.per_payer:  # pragma: no cover - the items always add up
         raise AssertionError("Jiaxing items do not add up to the value per payer")
+    unit = result.extra.get("di_fen", 1)
+    if unit != 1:
+        steps.append(
+            Step(
+                f"底分 {unit}：每分付 {unit}，{total} × {unit} = {total * unit}",
+                f"stake unit {unit} (底分): {total} × {unit} = {total * unit} paid",
+                "JP2",
+            )
+        )
     return Explanation(VARIANT, tuple(steps), tuple(payment_lines(win, result.payments, result)))
 
 
@@ -107,7 +125,7 @@ def payment_lines(
 
 def _value_line(win: MahjongWin, payer: int, amount: int, counts_as: object) -> PaymentLine:
     w = win.winner
-    bloom = win.self_drawn and "kong_replacement" in win.flags
+    bloom = win.self_drawn and WinFlag.KONG_REPLACEMENT in win.flags
     if counts_as == "discard" and bloom:
         zh, en, seed = (
             "明杠杠上花：被杠者一家承包",
@@ -177,7 +195,7 @@ def _words(win: MahjongWin, reason: str, payer: int) -> tuple[str, str, str]:
             "J32, JA21",
         )
     row = ITEMS.get(reason)
-    return (row.zh, row.en, row.seed) if row else (reason, reason, "")
+    return (row.zh, row.en, row.rule) if row else (reason, reason, "")
 
 
 def explain_fishing(

@@ -9,12 +9,13 @@ items (H8) is :mod:`paiju.variants.jiaxing.scoring`'s job.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paiju.components.analysis import Shape
 from paiju.components.wild import WILD, WildWait, split_wilds
-from paiju.engine.types import MahjongWin, MeldType, ScoreItem, WinType
+from paiju.engine.types import MahjongWin, MeldType, ScoreItem, WinFlag, WinType
 from paiju.variants.jiaxing.items import item
 from paiju.variants.jiaxing.options import JiaxingOptions
 
@@ -57,21 +58,21 @@ def live_wilds(win: MahjongWin, kinds: Sequence[int]) -> tuple[bytes, int]:
 def is_complete(win: MahjongWin, options: JiaxingOptions, kinds: Sequence[int]) -> bool:
     natural, wilds = live_wilds(win, kinds)
     declared = len(win.melds)
+    quad = options.quad_in_seven_pairs != "not_allowed"
     if options.hun_in_seven_pairs or declared:
         if WILD.is_complete(
             natural,
             wilds,
             declared,
-            seven_pairs=options.quad_in_seven_pairs != "not_allowed",
-            quad_as_two_pairs=True,
+            seven_pairs=options.qi_xiao_dui,
+            quad_as_two_pairs=quad,
         ):
             return True
     elif WILD.is_complete_standard(natural, wilds, declared):
         return True
-    if not declared and not options.hun_in_seven_pairs:
+    if not declared and not options.hun_in_seven_pairs and options.qi_xiao_dui:
         # a 混儿 keeps its own face in seven pairs (HA13 b)
         counts = bytes(win.concealed[:34])
-        quad = options.quad_in_seven_pairs != "not_allowed"
         return WILD.is_seven_pairs(counts, 0, quad_as_two_pairs=quad)
     return False
 
@@ -100,6 +101,7 @@ def readings(win: MahjongWin, options: JiaxingOptions, kinds: Sequence[int]) -> 
     win_kind = int(win.win_tile)
     win_wild = win_kind in kinds
     held_wild_faces = sorted(k for k in kinds for _ in range(win.concealed[k]))
+    held_wild = Counter(held_wild_faces)
     none_held = wilds == 0
     chi_runs = {int(m.tile) for m in win.melds if m.type is MeldType.CHI}
     chi = any(m.type is MeldType.CHI for m in win.melds)
@@ -133,8 +135,11 @@ def readings(win: MahjongWin, options: JiaxingOptions, kinds: Sequence[int]) -> 
             have = [runs.get(p) for p in parts]
             if all(h is not None or p in chi_runs for h, p in zip(have, parts, strict=True)):
                 long_suit = start // 9
-                wild_faces = [f for h in have if h is not None for f in h.wild]
-                own_face = all(f in kinds for f in wild_faces)
+                wild_faces = Counter(f for h in have if h is not None for f in h.wild)
+                # HA10 b: each 混儿 in the 龙 stands for its own printed kind, so the faces
+                # stood in must be covered by the 混儿 held, kind by kind (a 4万 混儿 for a
+                # 3万 is not its own face even when 3万 is wild too)
+                own_face = wild_faces <= held_wild
                 break
         is_long = long_suit >= 0
         ben = is_long and long_suit == hun_suit and (options.ben_hun_er_long == "suit" or own_face)
@@ -151,7 +156,7 @@ def readings(win: MahjongWin, options: JiaxingOptions, kinds: Sequence[int]) -> 
                 mei(r.stand_ins),
             )
         )
-    if not declared:
+    if not declared and options.qi_xiao_dui:
         quad_ok = options.quad_in_seven_pairs != "not_allowed"
         if options.hun_in_seven_pairs:
             sps = WILD.seven_pairs_readings(
@@ -161,8 +166,12 @@ def readings(win: MahjongWin, options: JiaxingOptions, kinds: Sequence[int]) -> 
             sps = WILD.seven_pairs_readings(
                 bytes(win.concealed[:34]), 0, win_kind, False, quad_as_two_pairs=quad_ok
             )
+        # HA12 b: 大七对's four alike by the printed faces (a 混儿 standing in for the
+        # fourth does not make them)
+        printed_quad = 4 in win.concealed[:34]
         for sp in sps:
-            quad_read = sp.has_quad and options.quad_in_seven_pairs == "da_qi_dui"
+            has_quad = printed_quad if options.hun_in_patterns == "face" else sp.has_quad
+            quad_read = has_quad and options.quad_in_seven_pairs == "da_qi_dui"
             shape = "da_qi_dui" if quad_read else "qi_xiao_dui"
             faces = [f for p in sp.pairs for f in p.faces]
             out.add(
@@ -183,7 +192,9 @@ def fan_items(reading: HunReading, win: MahjongWin, options: JiaxingOptions) -> 
     """The 混儿 block of one reading (H6, H7), as items; empty when no fan applies under
     ``add`` stacking."""
     gang_kai = (
-        options.gang_kai and win.win_type is WinType.SELF_DRAW and "kong_replacement" in win.flags
+        options.gang_kai
+        and win.win_type is WinType.SELF_DRAW
+        and WinFlag.KONG_REPLACEMENT in win.flags
     )
     if options.hun_stacking == "add":
         out = []

@@ -56,6 +56,12 @@ class JiaxingOptions:
     quan_qiu_ren: Literal["flat", "with_peng_peng_hu"] = "flat"
     """JA6: 全求人 is a flat 18 (碰碰胡 does not stack, 清一色 does), or 18 + 碰碰胡 9."""
 
+    qi_xiao_dui: bool = True
+    """JP4 七小对 on/off (J8/J9; a rule profile's option): seven pairs win, as 七小对 (J8)
+    or 大七对 (J9). Off: no seven-pairs hand is complete, in play (waits, shanten, 自摸 and
+    claims) and in ``paiju score`` (exit 1, 未成牌); a hand that also reads as four sets
+    and a pair still wins that way."""
+
     quad_in_seven_pairs: Literal["da_qi_dui", "qi_xiao_dui", "not_allowed"] = "da_qi_dui"
     """JA7: four alike held in a seven-pairs hand (never konged) make it 大七对; or they
     count as two plain pairs (七小对); or they cannot form pairs at all."""
@@ -178,6 +184,19 @@ class JiaxingOptions:
     """HA14: a 混儿 may not be discarded; or it may, and the discarder's hand is dead
     (小相公: no win this hand, kongs still allowed). A discarded 混儿 is never claimed."""
 
+    feng_ding: int = 0
+    """JP1 封顶 (a rule profile's option, not a seed item): the cap on the per-payer value V,
+    applied after every floor and the 连杠 doubling (item ``feng_ding`` takes off the
+    rest); a seat that pays for others (承包, 包牌) pays each share capped; 0: no cap.
+    Kong money is apart; 钓鱼 counts the capped value."""
+    zi_mo_only: bool = False
+    """JP3 只许自摸 (胡牌方式; a rule profile's option, not a seed item): only self-drawn
+    wins (杠上花 included) count; a win off a discard or a robbed kong is refused
+    (“只许自摸”). 混儿's own ``hun_self_draw_only`` says the same for 混儿 hands only."""
+    di_fen: int = 1
+    """JP2 底分 (a rule profile's option, not a seed item): the stake unit. Every payment
+    (the hand, kong money, 全求人反冲, 钓鱼) is its value in points times ``di_fen``; the
+    items keep their point values. 1: points are paid as they are."""
     jin_gang: int = 0
     """HA15 金杠: 0 forbids a kong of 混儿; n > 0 allows a concealed kong of four alike
     混儿, for which each other seat pays n kong money (those tiles are no longer wild)."""
@@ -192,10 +211,13 @@ class JiaxingOptions:
             "quan_qiu_ren_fan_chong",
             "fishing_tiles",
             "jin_gang",
+            "feng_ding",
         )
         for name in non_negative:
             if getattr(self, name) < 0:
                 raise OptionError(f"option {name!r} must not be negative")
+        if self.di_fen < 1:
+            raise OptionError("option 'di_fen' must be at least 1")
         if self.feng_hu_threshold < 1:
             raise OptionError("option 'feng_hu_threshold' must be at least 1")
         if self.rounds < 1:
@@ -212,24 +234,30 @@ OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(JiaxingOptions))
 
 
 OPTION_SPECS: dict[str, OptionSpec] = {
-    "hun": OptionSpec("混儿", "wild tiles (混儿)", "H1"),
-    "hun_kinds": OptionSpec("混儿种数", "wild kinds", "HA3"),
-    "hun_indicator_out": OptionSpec("翻出的牌不再使用", "the indicator leaves play", "HA4"),
-    "hun_stacking": OptionSpec("混儿番的叠加", "how the wild fans stack", "HA1"),
-    "hun_base": OptionSpec("混儿番与底分", "wild fans and the plain base", "HA2"),
-    "hun_self_draw_only": OptionSpec("混儿只许自摸", "self-drawn wins only", "HA5"),
-    "hun_qi_hu": OptionSpec("混儿起和", "smallest wild win", "HA6"),
-    "hun_er_diao_set": OptionSpec("双混儿吊算混儿吊", "two wilds with the winning tile", "HA7"),
-    "mei_hun_er": OptionSpec("没混儿的含义", "what 没混儿 means", "HA8"),
-    "zhuo_wu_er_hun": OptionSpec("捉伍儿可用混儿", "捉伍儿 with a wild", "HA9"),
-    "ben_hun_er_long": OptionSpec("本混儿龙的含义", "what 本混儿龙 means", "HA10"),
-    "gang_kai": OptionSpec("杠开番", "the 杠开 fan", "H5"),
-    "hun_in_patterns": OptionSpec("混儿在清一色、大七对中", "wilds in patterns", "HA12"),
-    "hun_in_seven_pairs": OptionSpec("混儿可配七对", "wilds in seven pairs", "HA13"),
-    "hun_discard": OptionSpec("打出混儿", "discarding a wild", "HA14"),
-    "jin_gang": OptionSpec("金杠", "four wilds (金杠)", "HA15", 0, 100),
+    "hun": OptionSpec("混儿", "wild tiles (混儿)", "H1", added=True),
+    "hun_kinds": OptionSpec("混儿种数", "wild kinds", "HA3", added=True),
+    "hun_indicator_out": OptionSpec(
+        "翻出的牌不再使用", "the indicator leaves play", "HA4", added=True
+    ),
+    "hun_stacking": OptionSpec("混儿番的叠加", "how the wild fans stack", "HA1", added=True),
+    "hun_base": OptionSpec("混儿番与底分", "wild fans and the plain base", "HA2", added=True),
+    "hun_self_draw_only": OptionSpec("混儿只许自摸", "self-drawn wins only", "HA5", added=True),
+    "hun_qi_hu": OptionSpec("混儿起和", "smallest wild win", "HA6", added=True),
+    "hun_er_diao_set": OptionSpec(
+        "双混儿吊算混儿吊", "two wilds with the winning tile", "HA7", added=True
+    ),
+    "mei_hun_er": OptionSpec("没混儿的含义", "what 没混儿 means", "HA8", added=True),
+    "zhuo_wu_er_hun": OptionSpec("捉伍儿可用混儿", "捉伍儿 with a wild", "HA9", added=True),
+    "ben_hun_er_long": OptionSpec("本混儿龙的含义", "what 本混儿龙 means", "HA10", added=True),
+    "gang_kai": OptionSpec("杠开番", "the 杠开 fan", "H5", added=True),
+    "hun_in_patterns": OptionSpec(
+        "混儿在清一色、大七对中", "wilds in patterns", "HA12", added=True
+    ),
+    "hun_in_seven_pairs": OptionSpec("混儿可配七对", "wilds in seven pairs", "HA13", added=True),
+    "hun_discard": OptionSpec("打出混儿", "discarding a wild", "HA14", added=True),
+    "jin_gang": OptionSpec("金杠", "four wilds (金杠)", "HA15", 0, 100, added=True),
     "floor_winners": OptionSpec(
-        "一炮几响起按5番", "winners on a discard for the floor", "J18", 2, 3
+        "一炮几响起按5番", "winners on a discard for the floor", "J18", 2, 3, added=True
     ),
     "chi": OptionSpec("允许吃", "allow chow", "JA3"),
     "max_winners_per_discard": OptionSpec(
@@ -244,6 +272,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
     "base": OptionSpec("底分的计法", "when the plain base counts", "JA4"),
     "men_qing": OptionSpec("门清的计法", "how 门清 counts", "JA5"),
     "quan_qiu_ren": OptionSpec("全求人与碰碰胡", "全求人 and 碰碰胡", "JA6"),
+    "qi_xiao_dui": OptionSpec("七小对（七对可胡）", "seven pairs win (七小对)", "JP4", added=True),
     "quad_in_seven_pairs": OptionSpec("七对中的四张", "four alike in seven pairs", "JA7"),
     "gang_shang_pao": OptionSpec("杠上炮的计法", "how 杠上炮 counts", "JA8"),
     "qiang_gang": OptionSpec("抢杠的计法", "how robbing a kong counts", "JA9"),
@@ -252,6 +281,11 @@ OPTION_SPECS: dict[str, OptionSpec] = {
     "ren_hu_value": OptionSpec("人胡", "人胡", "JA10", 0, 1000),
     "hai_di_lao_yue_value": OptionSpec("海底捞月每家", "海底捞月 per payer", "JA13", 0, 1000),
     "floor": OptionSpec("不满5番按5番", "per-payer floor", "JA11", 0, 1000),
+    "zi_mo_only": OptionSpec("只许自摸", "self-drawn wins only", "JP3", added=True),
+    "di_fen": OptionSpec("底分（每分几注）", "stake unit per point", "JP2", 1, 1000, added=True),
+    "feng_ding": OptionSpec(
+        "封顶（0 不封顶）", "win cap per payer (0: none)", "JP1", 0, 1000, added=True
+    ),
     "ting_declaration": OptionSpec("报听", "declaring ready", "JA20"),
     "feng_hu": OptionSpec("封胡", "sealed by feeding (封胡)", "J17"),
     "feng_hu_threshold": OptionSpec("封胡的副数", "sets fed that seal the feeder", "JA14", 1, 4),

@@ -13,8 +13,8 @@ from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.components.wild import WILD, split_wilds
 from paiju.engine.events import Event
-from paiju.engine.mahjong import ACT, MahjongHand, MahjongRules
-from paiju.engine.types import MahjongWin, Meld, Payment, Refusal, WinResult, WinType
+from paiju.engine.mahjong import MahjongHand, MahjongRules
+from paiju.engine.types import MahjongWin, Meld, Payment, Phase, Refusal, WinResult, WinType
 from paiju.variants.explain import Explanation, PaymentLine, combine, exhausted, grouped
 from paiju.variants.jiaxing import explain, hun, scoring
 from paiju.variants.jiaxing.options import JiaxingOptions
@@ -67,33 +67,45 @@ class JiaxingRules(MahjongRules):
             )
         ]
 
+    def standard_analysis(self) -> bool:
+        # JP4: with seven pairs off the plain tables (which know seven pairs) do not answer
+        return not self.wild_kinds and self.options.qi_xiao_dui
+
     def _split(self, key: bytes) -> tuple[bytes, int]:
         return split_wilds(key, self.wild_kinds)
 
     def complete(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
+        seven = self.options.qi_xiao_dui
         if not self.wild_kinds:
-            return super().complete(hand, seat, key)
+            if seven:
+                return super().complete(hand, seat, key)
+            return MAHJONG.is_complete_standard(key, len(hand.melds[seat]))
         natural, wilds = self._split(key)
         declared = len(hand.melds[seat])
         quad = self.options.quad_in_seven_pairs != "not_allowed"
         if self.options.hun_in_seven_pairs:
-            return WILD.is_complete(natural, wilds, declared, quad_as_two_pairs=quad)
+            return WILD.is_complete(
+                natural, wilds, declared, seven_pairs=seven, quad_as_two_pairs=quad
+            )
         if WILD.is_complete_standard(natural, wilds, declared):
             return True
-        return not declared and WILD.is_seven_pairs(key, 0, quad_as_two_pairs=quad)
+        return seven and not declared and WILD.is_seven_pairs(key, 0, quad_as_two_pairs=quad)
 
     def waits_of(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> list[int]:
+        seven = self.options.qi_xiao_dui
         if not self.wild_kinds:
-            return super().waits_of(hand, seat, key, declared)
+            if seven:
+                return super().waits_of(hand, seat, key, declared)
+            return MAHJONG.waits(key, declared, seven_pairs=False)
         natural, wilds = self._split(key)
         quad = self.options.quad_in_seven_pairs != "not_allowed"
-        sp = self.options.hun_in_seven_pairs
+        sp = self.options.hun_in_seven_pairs and seven
         found = [
             k
             for k in WILD.waits(natural, wilds, declared, seven_pairs=sp, quad_as_two_pairs=quad)
             if k not in self._wild_set
         ]
-        if not sp and declared == 0:
+        if seven and not sp and declared == 0:
             found = sorted(set(found) | set(MAHJONG.waits(key, 0)) - self._wild_set)
         if found:
             # a drawn 混儿 completes every ready hand
@@ -101,15 +113,18 @@ class JiaxingRules(MahjongRules):
         return found
 
     def shanten(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> int:
+        seven = self.options.qi_xiao_dui
         if not self.wild_kinds:
-            return super().shanten(hand, seat, key, declared)
+            if seven:
+                return super().shanten(hand, seat, key, declared)
+            return MAHJONG.shanten(key, declared, seven_pairs=False)
         natural, wilds = self._split(key)
         quad = self.options.quad_in_seven_pairs != "not_allowed"
         return WILD.shanten(
             natural,
             wilds,
             declared,
-            seven_pairs=self.options.hun_in_seven_pairs,
+            seven_pairs=self.options.hun_in_seven_pairs and seven,
             quad_as_two_pairs=quad,
         )
 
@@ -123,7 +138,7 @@ class JiaxingRules(MahjongRules):
         return (
             self.options.jin_gang > 0
             and hand.current == seat
-            and hand.phase == ACT
+            and hand.phase == Phase.ACT
             and hand.counts[seat][tile] == 4
         )
 
@@ -131,7 +146,7 @@ class JiaxingRules(MahjongRules):
         """小相公 (HA14 b): the seat discarded a 混儿 this hand."""
         return any(t in self._wild_set for t in hand.discards[seat])
 
-    def view_facts(self, hand: MahjongHand) -> dict[str, Any]:
+    def view_facts(self, hand: MahjongHand, seat: int | None) -> dict[str, Any]:
         # 钓鱼 (J32): everyone knows who self-drew last hand and will fish at its end
         return {} if self.fisher is None else {"fisher": self.fisher}
 
@@ -190,6 +205,8 @@ class JiaxingRules(MahjongRules):
                         "hand": _hand_text(win),
                         "items": [item.to_json() for item in result.items],
                         "per_payer": result.per_payer,
+                        # 放炮 (one payer) or 自摸 (each pays): not always how it was won
+                        "counts_as": result.extra["counts_as"],
                     },
                 )
             )

@@ -22,12 +22,21 @@ from collections.abc import Mapping, Sequence
 
 from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import Tile
-from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, ScoreItem, WinResult, WinType
+from paiju.engine.types import (
+    MahjongWin,
+    Meld,
+    MeldType,
+    Payment,
+    ScoreItem,
+    WinFlag,
+    WinResult,
+    WinType,
+)
 from paiju.variants.jiaxing import hun
 from paiju.variants.jiaxing.items import ITEMS, PATTERN_IDS, item
 from paiju.variants.jiaxing.options import JiaxingOptions
 
-DECLARED_READY = "declared_ready"
+DECLARED_READY = WinFlag.DECLARED_READY
 """Jiaxing's own win flag: the winner declared ready (报听; needs ``ting_declaration``)."""
 
 _ORDER = {item_id: i for i, item_id in enumerate(ITEMS)}
@@ -96,6 +105,14 @@ def lian_gang_payer(chain: Sequence[Meld]) -> int | None:
     return None
 
 
+def staked(payments: Sequence[Payment], options: JiaxingOptions) -> list[Payment]:
+    """JP2 底分: every amount in points times the stake unit ``di_fen`` (1: unchanged)."""
+    unit = options.di_fen
+    if unit == 1:
+        return list(payments)
+    return [Payment(p.payer, p.payee, p.amount * unit, p.reason) for p in payments]
+
+
 def kong_money(
     meld: Meld,
     konger: int,
@@ -105,8 +122,9 @@ def kong_money(
     n_seats: int = 4,
     jin: bool = False,
 ) -> list[Payment]:
-    """Money paid the moment a kong stands (J2, J27): 1 from the feeder of an exposed kong
-    (for 补杠 the seat that fed the pong), 1 from each other seat for a 暗杠.
+    """Money paid the moment a kong stands (J2, J27), times the stake unit (底分): 1 from
+    the feeder of an exposed kong (for 补杠 the seat that fed the pong), 1 from each other
+    seat for a 暗杠.
 
     Inside a 连杠 chain (``chain_payer`` from :func:`lian_gang_payer`, honoured when the
     ``lian_gang`` option is on) that one seat pays the whole amount: 1 for an exposed
@@ -119,19 +137,20 @@ def kong_money(
         # HA15 金杠: a concealed kong of four 混儿; each other seat pays jin_gang
         if not concealed or options.jin_gang <= 0:
             raise ValueError("a 金杠 is a concealed kong of 混儿 with the option jin_gang")
-        return [
-            Payment(s, konger, options.jin_gang, "jin_gang") for s in range(n_seats) if s != konger
-        ]
-    if chain_payer is not None and options.lian_gang:
+        others = [s for s in range(n_seats) if s != konger]
+        payments = [Payment(s, konger, options.jin_gang, "jin_gang") for s in others]
+    elif chain_payer is not None and options.lian_gang:
         if chain_payer == konger:
             raise ValueError("a player cannot pay their own kong money")
         amount = n_seats - 1 if concealed else 1
-        return [Payment(chain_payer, konger, amount, "gang")]
-    if concealed:
-        return [Payment(s, konger, 1, "gang") for s in range(n_seats) if s != konger]
-    if meld.source is None or meld.source == konger:
-        raise ValueError("an exposed kong needs a feeder other than the konger")
-    return [Payment(meld.source, konger, 1, "gang")]
+        payments = [Payment(chain_payer, konger, amount, "gang")]
+    elif concealed:
+        payments = [Payment(s, konger, 1, "gang") for s in range(n_seats) if s != konger]
+    else:
+        if meld.source is None or meld.source == konger:
+            raise ValueError("an exposed kong needs a feeder other than the konger")
+        payments = [Payment(meld.source, konger, 1, "gang")]
+    return staked(payments, options)
 
 
 def melds_kong_money(
@@ -223,7 +242,8 @@ def fan_chong(discarder: int, winner: int, options: JiaxingOptions) -> list[Paym
     wins for someone (the engine knows the discarder's melds; call once per winner)."""
     if options.quan_qiu_ren_fan_chong <= 0:
         return []
-    return [Payment(discarder, winner, options.quan_qiu_ren_fan_chong, "quan_qiu_ren_fan_chong")]
+    amount = options.quan_qiu_ren_fan_chong * options.di_fen
+    return [Payment(discarder, winner, amount, "quan_qiu_ren_fan_chong")]
 
 
 def fishing(
@@ -254,7 +274,7 @@ def fishing(
             continue
         times = hits.count(seat)
         payments.extend(
-            Payment(payer, fisher, value * times, "diao_yu")
+            Payment(payer, fisher, value * times * options.di_fen, "diao_yu")
             for payer in range(n_seats)
             if payer != fisher
         )
@@ -280,7 +300,7 @@ def _shapes(win: MahjongWin, options: JiaxingOptions) -> list[str]:
             m.type is MeldType.CHI for m in win.melds
         )
         shapes.append("all_triplets" if triplets else "standard")
-    if not win.melds and sum(win.concealed) == 14:
+    if options.qi_xiao_dui and not win.melds and sum(win.concealed) == 14:
         counts = win.concealed
         if all(n in (0, 2) for n in counts):
             shapes.append("qi_xiao_dui")
@@ -300,7 +320,7 @@ class _Situation:
         self.options = options
         flags = win.flags
         kongs = [m for m in win.melds if m.is_kong]
-        self.bloom = win.self_drawn and "kong_replacement" in flags
+        self.bloom = win.self_drawn and WinFlag.KONG_REPLACEMENT in flags
         chain_len = win.kong_chain if options.lian_gang else 1
         self.chain = kongs[-chain_len:] if kongs else []
         self.bloom_payer = lian_gang_payer(self.chain) if self.bloom else None
@@ -327,7 +347,7 @@ class _Situation:
             win.win_type is not WinType.SELF_DRAW and win.discard_winners >= options.floor_winners
         )
         self.floor_applies = options.floor > 0 and (
-            self.yi_pao or self.bloom or robbed or (win.self_drawn and "last_tile" in flags)
+            self.yi_pao or self.bloom or robbed or (win.self_drawn and WinFlag.LAST_TILE in flags)
         )
 
     def items(
@@ -341,10 +361,11 @@ class _Situation:
         混儿 reading decides it by faces); ``hun`` is that reading's 混儿 block (H8)."""
         win, options = self.win, self.options
         flags = win.flags
-        col = "discard" if self.discard_mode else "self_draw"
+        discard_mode = self.discard_mode
 
         def value(item_id: str) -> int:
-            v = getattr(ITEMS[item_id], col)
+            row = ITEMS[item_id]
+            v = row.value if discard_mode else row.alt_value
             assert v is not None, item_id
             return int(v)
 
@@ -363,23 +384,23 @@ class _Situation:
         if self.bloom:
             bloom_id = "gang_shang_hua_ming" if self.discard_mode else "gang_shang_hua_an"
             out.append(item(bloom_id, value(bloom_id)))
-        if "after_kong_discard" in flags and win.win_type is WinType.DISCARD:
+        if WinFlag.AFTER_KONG_DISCARD in flags and win.win_type is WinType.DISCARD:
             if options.gang_shang_pao == "double" and patterns:
                 out.append(item("gang_shang_pao", patterns))
             else:
                 out.append(item("gang_shang_pao", value("gang_shang_pao")))
         if self.robbed:
             out.append(item("qiang_gang", value("qiang_gang")))
-        if "last_tile" in flags:
+        if WinFlag.LAST_TILE in flags:
             if win.win_type is WinType.SELF_DRAW:
                 out.append(item("hai_di_lao_yue", options.hai_di_lao_yue_value))
             elif win.win_type is WinType.DISCARD:
                 out.append(item("hai_di_pao", value("hai_di_pao")))
-        if "heavenly" in flags:
+        if WinFlag.HEAVENLY in flags:
             out.append(item("tian_hu", options.tian_hu_value))
-        if "earthly" in flags:
+        if WinFlag.EARTHLY in flags:
             out.append(item("di_hu", options.di_hu_value))
-        if "human" in flags:
+        if WinFlag.HUMAN in flags:
             out.append(item("ren_hu", options.ren_hu_value))
         # 门清 and the plain base
         # H8: the 混儿 block never suppresses the base unless hun_base is 'drop' (HA2)
@@ -408,6 +429,10 @@ class _Situation:
             if options.lian_gang_doubling == "per_extra_kong":
                 doublings -= 1
             out.append(item("lian_gang", total * (2**doublings - 1)))
+            total *= 2**doublings
+        # JP1 封顶: the cap comes last, over every floor and doubling
+        if 0 < options.feng_ding < total:
+            out.append(item("feng_ding", options.feng_ding - total))
         out.sort(key=lambda i: _ORDER[i.id])
         return out
 
@@ -457,8 +482,15 @@ def _invalid(win: MahjongWin) -> WinResult | None:
         )
     if win.concealed[win.win_tile] == 0:
         return WinResult.invalid("和牌张不在手牌中", "the winning tile is not in the hand")
-    if "kong_replacement" in win.flags and not any(m.is_kong for m in win.melds):
+    if WinFlag.KONG_REPLACEMENT in win.flags and not any(m.is_kong for m in win.melds):
         return WinResult.invalid("杠上花却没有杠", "a kong-replacement win needs a kong")
+    return None
+
+
+def _zi_mo_refusal(win: MahjongWin, options: JiaxingOptions) -> WinResult | None:
+    """JP3 只许自摸: with ``zi_mo_only`` a win off a discard or a robbed kong is refused."""
+    if options.zi_mo_only and not win.self_drawn:
+        return WinResult.invalid("只许自摸", "only self-drawn wins count")
     return None
 
 
@@ -476,7 +508,7 @@ def _hun_refusal(win: MahjongWin, options: JiaxingOptions) -> WinResult | None:
 def is_winning(win: MahjongWin, options: JiaxingOptions) -> bool:
     """Whether :func:`score_win` would call ``win`` valid, without scoring it (for claim
     windows: no decomposition is enumerated, save for a 混儿 起和 minimum)."""
-    if _invalid(win) is not None:
+    if _invalid(win) is not None or _zi_mo_refusal(win, options) is not None:
         return False
     kinds = hun.kinds_for(win, options)
     if kinds:
@@ -487,6 +519,8 @@ def is_winning(win: MahjongWin, options: JiaxingOptions) -> bool:
         return options.hun_qi_hu == 0 or score_win(win, options).valid
     if MAHJONG.is_complete_standard(win.concealed, len(win.melds)):
         return True
+    if not options.qi_xiao_dui:
+        return False
     if win.melds or options.quad_in_seven_pairs == "not_allowed":
         return MAHJONG.is_seven_pairs(win.concealed, len(win.melds), quad_as_two_pairs=False)
     return MAHJONG.is_seven_pairs(win.concealed, len(win.melds))
@@ -498,7 +532,7 @@ def score_win(win: MahjongWin, options: JiaxingOptions) -> WinResult:
     The caller has already checked that the winner is not sealed by 封胡
     (:func:`sealed_seats`); that needs every seat's melds, which a win does not carry.
     """
-    problem = _invalid(win)
+    problem = _invalid(win) or _zi_mo_refusal(win, options)
     if problem is not None:
         return problem
     kinds = hun.kinds_for(win, options)
@@ -523,7 +557,7 @@ def _result(win: MahjongWin, sit: _Situation, best: list[ScoreItem], best_value:
     return WinResult(
         True,
         items=tuple(best),
-        payments=tuple(_settle(sit, best)),
+        payments=tuple(staked(_settle(sit, best), options)),
         kong_payments=tuple(
             melds_kong_money(
                 win.melds,
@@ -535,7 +569,12 @@ def _result(win: MahjongWin, sit: _Situation, best: list[ScoreItem], best_value:
             )
         ),
         per_payer=best_value,
-        extra={"counts_as": "discard" if sit.discard_mode else "self_draw", "payer": sit.payer},
+        extra={
+            "counts_as": "discard" if sit.discard_mode else "self_draw",
+            "payer": sit.payer,
+            # JP2 底分: the explanation shows the stake unit only when there is one
+            **({"di_fen": options.di_fen} if options.di_fen != 1 else {}),
+        },
     )
 
 

@@ -6,44 +6,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paiju.engine.events import Event, for_seat
-from paiju.engine.fairness import HandRandom
 from paiju.engine.mahjong import MahjongHand
+from paiju.variants.items import ItemRow
+from paiju.variants.jiaxing.calculator import score_json
 from paiju.variants.jiaxing.items import ITEMS
 from paiju.variants.jiaxing.options import OPTION_SPECS, JiaxingOptions
 from paiju.variants.jiaxing.rules import JiaxingRules
-from paiju.variants.variant import Names, Variant
+from paiju.variants.variant import MahjongVariant, Names
 
 
-class JiaxingVariant(Variant):
+class JiaxingVariant(MahjongVariant):
     name = "jiaxing"
     names = Names("嘉兴麻将", "嘉興麻將", "Jiaxing mahjong")
-    pieces = "tiles"
     options_type = JiaxingOptions
     option_specs = OPTION_SPECS
     rule_book = "docs/rules/jiaxing.md"
-    strong_search = "lookahead"
+    added_fields = frozenset({"score.counts_as"})
 
-    def item_rows(self) -> Mapping[str, Any]:
+    def rules(self, options: Any, carry: dict[str, Any]) -> JiaxingRules:
+        return JiaxingRules(options, carry.get("fisher"))
+
+    calculator = staticmethod(score_json)
+
+    def item_rows(self) -> Mapping[str, ItemRow]:
         return ITEMS
-
-    def score_json(self, doc: Any) -> dict[str, Any]:
-        from paiju.variants.jiaxing.calculator import score_json
-
-        return score_json(doc)
-
-    def new_hand(
-        self,
-        options: Any,
-        *,
-        seed: int,
-        dealer: int,
-        carry: dict[str, Any],
-        rng: HandRandom | None = None,
-    ) -> MahjongHand:
-        return MahjongHand(
-            JiaxingRules(options, carry.get("fisher")), seed=seed, dealer=dealer, rng=rng
-        )
 
     def after_hand(
         self, options: JiaxingOptions, hand: MahjongHand, carry: dict[str, Any]
@@ -54,9 +40,6 @@ class JiaxingVariant(Variant):
         if hand.winners and hand.win_info[hand.winners[0]].self_drawn:
             fisher = hand.winners[0]
         return keeps, {"fisher": fisher}
-
-    def for_seat(self, event: Event, seat: int | None) -> dict[str, Any]:
-        return for_seat(event, seat)
 
 
 JIAXING = JiaxingVariant()

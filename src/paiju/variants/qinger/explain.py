@@ -29,18 +29,18 @@ def explain_hand(
         stake = hand.stakes[knocked]
         zh_k = ("两家都没敲", "一家敲", "两家都敲")[knocked]
         en_k = ("neither knocked", "one knocked", "both knocked")[knocked]
-        lines.append(
-            PaymentLine(
-                seat_of[a],
-                seat_of[b],
-                p.amount,
-                PAYMENT_REASON,
-                f"比分：{result.scores[b]} − {result.scores[a]} = {diff}，× 注 {stake}（{zh_k}）",
-                f"score difference {result.scores[b]} − {result.scores[a]} = {diff},"
-                f" × stake {stake} ({en_k})",
-                "Q9, Q1",
-            )
+        zh = f"比分：{result.scores[b]} − {result.scores[a]} = {diff}，× 注 {stake}（{zh_k}）"
+        en = (
+            f"score difference {result.scores[b]} − {result.scores[a]} = {diff},"
+            f" × stake {stake} ({en_k})"
         )
+        seeds = "Q9, Q1"
+        if p.amount != diff * stake:
+            # QP1 封顶: the pair's payment was capped
+            zh += f" = {diff * stake}，封顶 {p.amount}"
+            en += f" = {diff * stake}, capped at {p.amount}"
+            seeds += ", QP1"
+        lines.append(PaymentLine(seat_of[a], seat_of[b], p.amount, PAYMENT_REASON, zh, en, seeds))
     if hand.winner is None and not result.payments:
         steps.append(
             Step("摸完无人和：不结算", "stock exhausted, nobody won: no settlement", "QA19")
@@ -84,5 +84,5 @@ def _player_step(
         raise AssertionError("Qing'er items do not add up to the score")
     zh.append(f"得分 {running}")
     en.append(f"score {running}")
-    seeds = ", ".join(dict.fromkeys(ITEMS[i.id].seed for i in items)) or "Q22"
+    seeds = ", ".join(dict.fromkeys(ITEMS[i.id].rule for i in items)) or "Q22"
     return Step("；".join(zh), "; ".join(en), seeds)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any
 
 from paiju.components.analysis import QINGER
@@ -43,7 +44,9 @@ from paiju.components.notation import NotationError, format_cards, parse_card, p
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
 from paiju.engine.fairness import HandRandom
-from paiju.engine.types import MeldType, Payment, Refusal, WinType
+from paiju.engine.grammar import Action, ActionCodec, CodeRange, Verb
+from paiju.engine.hand import HandBase
+from paiju.engine.types import MeldType, Payment, Phase, Refusal, WinType
 from paiju.variants.qinger import scoring as S
 from paiju.variants.qinger.explain import explain_hand
 from paiju.variants.qinger.options import QingerOptions
@@ -68,20 +71,11 @@ HU = 131
 KNOCK = 132
 N_ACTIONS = 133
 
-_NAMED = {
-    TAKEOFF_JOKERS: "wuxi",
-    ZIMO: "zimo",
-    PASS: "pass",
-    PONG: "pong",
-    KONG: "kong",
-    HU: "hu",
-    KNOCK: "knock",
-}
-_BY_NAME = {v: k for k, v in _NAMED.items()}
-_PREFIXES = (("qifei", TAKEOFF), ("jia", ADDED_KONG), ("an", CONCEALED_KONG))
-
 CARD_STR: tuple[str, ...] = tuple(str(Card(i)) for i in range(N_CARD_KINDS))
 MELD_KIND: tuple[int, ...] = tuple(Card(i).meld_kind for i in range(N_CARD_KINDS))
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(N_CARD_KINDS))
+"""Card index → the ``Card``: a tuple index, where calling the enum costs a microsecond
+(every deal formats its three or four hands)."""
 CARDS_OF_KIND: tuple[tuple[int, ...], ...] = tuple(
     (k,) if k < 27 else (k, k + 3) for k in range(N_MELD_KINDS)
 )
@@ -106,53 +100,62 @@ def parse_kind(text: str) -> int:
     return int(card)
 
 
-def to_str(action: int) -> str:
-    """``5`` → ``"d6s"``; see :func:`parse` for every form."""
-    check_code(action)
-    if action < CONCEALED_KONG:
-        return "d" + CARD_STR[action]
-    if action < ADDED_KONG:
-        return "an" + kind_str(action - CONCEALED_KONG)
-    if action < TAKEOFF:
-        return "jia" + kind_str(action - ADDED_KONG)
-    if action < TAKEOFF_JOKERS:
-        return "qifei" + kind_str(action - TAKEOFF)
-    return _NAMED[action]
+def _card_offset(piece: str, text: str) -> int:
+    try:
+        return int(parse_card(piece))
+    except NotationError as exc:
+        raise InvalidActionError(f"bad card in action {text!r}: {exc}") from None
 
 
-def parse(text: str) -> int:
-    """``"d6s"`` (discard ♠6), ``"dKc"``, ``"anK"`` (暗笃 of kings), ``"jia5h"``,
-    ``"qifei9c"`` (起飞), ``"wuxi"`` (五喜起飞), ``"zimo"``, ``"pass"``, ``"pong"``,
-    ``"kong"``, ``"hu"``, ``"knock"``. Raises :class:`InvalidActionError`."""
-    if not isinstance(text, str):
-        raise InvalidActionError(f"an action is a string, not {text!r}")
-    if text in _BY_NAME:
-        return _BY_NAME[text]
-    for prefix, base in _PREFIXES:
-        if text.startswith(prefix):
-            return base + parse_kind(text[len(prefix) :])
-    if text.startswith("d"):
-        try:
-            return DISCARD + int(parse_card(text[1:]))
-        except NotationError as exc:
-            raise InvalidActionError(f"bad card in action {text!r}: {exc}") from None
-    raise InvalidActionError(f"unknown action {text!r}")
+def _kind_offset(piece: str, text: str) -> int:
+    return parse_kind(piece)
 
 
-def check_code(action: object) -> int:
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_ACTIONS:
-        raise InvalidActionError(f"not a Qing'er action code: {action!r}")
-    return action
+_KINDS = tuple(kind_str(k) for k in range(N_MELD_KINDS))
+
+CODEC = ActionCodec(
+    "Qing'er",
+    N_ACTIONS,
+    words={
+        TAKEOFF_JOKERS: Action(Verb.WUXI),
+        ZIMO: Action(Verb.ZIMO),
+        PASS: Action(Verb.PASS),
+        PONG: Action(Verb.PONG),
+        KONG: Action(Verb.KONG),
+        HU: Action(Verb.HU),
+        KNOCK: Action(Verb.KNOCK),
+    },
+    ranges=(
+        CodeRange(Verb.DISCARD, DISCARD, CARD_STR, _card_offset),
+        CodeRange(Verb.CONCEALED_KONG, CONCEALED_KONG, _KINDS, _kind_offset),
+        CodeRange(Verb.ADDED_KONG, ADDED_KONG, _KINDS, _kind_offset),
+        CodeRange(Verb.TAKEOFF, TAKEOFF, _KINDS, _kind_offset),
+    ),
+)
+"""Qing'er's codes in the one action grammar (:mod:`paiju.engine.grammar`)."""
+
+
+to_str = CODEC.to_str
+"""``5`` → ``"d6s"``; see :data:`parse` for every form."""
+parse = CODEC.parse
+"""``"d6s"`` (discard ♠6), ``"dKc"``, ``"anK"`` (暗笃 of kings), ``"jia5h"``,
+``"qifei9c"`` (起飞), ``"wuxi"`` (五喜起飞), ``"zimo"``, ``"pass"``, ``"pong"``,
+``"kong"``, ``"hu"``, ``"knock"``. Raises :class:`InvalidActionError`."""
+check_code = CODEC.check
+"""The code itself if it is one of Qing'er's; else :class:`InvalidActionError`."""
 
 
 # -- phases and seats -----------------------------------------------------------------
 
-KNOCK_PHASE = 0
-TAKEOFF_PHASE = 1
-ACT = 2
-CLAIM = 3
-END = 4
-PHASE_NAMES = ("knock", "takeoff", "act", "claim", "end")
+KNOCK_PHASE, TAKEOFF_PHASE = Phase.KNOCK, Phase.TAKEOFF
+ACT, CLAIM, END = Phase.ACT, Phase.CLAIM, Phase.END
+# module names for the members: looking a member up on an enum class costs ten times
+# a global in the hot loop
+
+_CARD_KINDS = range(N_CARD_KINDS)
+
+PHASES: tuple[Phase, ...] = (Phase.KNOCK, Phase.TAKEOFF, Phase.ACT, Phase.CLAIM, Phase.END)
+"""The phases a Qing'er hand goes through (the order encoders number them in)."""
 
 DEALER_CARDS = 23
 OTHER_CARDS = 22
@@ -186,13 +189,13 @@ def _ranks_text(ranks: frozenset[str]) -> str:
 
 
 def _fmt(cards: Sequence[int]) -> str:
-    return format_cards(Card(c) for c in sorted(cards))
+    return format_cards(sorted(cards))
 
 
 # -- the hand -------------------------------------------------------------------------
 
 
-class QingerHand:
+class QingerHand(HandBase):
     """A hand in progress. Build one, then loop ``to_act()`` / ``legal_actions`` / ``apply``.
 
     ``dealer=None`` draws cards for the first dealer (Q2, recorded as ``draw_for_dealer``).
@@ -201,6 +204,14 @@ class QingerHand:
     (a match's fair-deal :class:`~paiju.engine.fairness.FairRandom`) or, when none is given,
     ``random.Random(seed)``, which also shuffles every deal when ``decks`` is not given.
     """
+
+    PASS = PASS
+    SEAT_BYTES = ("counts", "kinds")
+    SEAT_LISTS = ("melds", "discards", "flowers", "takeoffs")
+    LISTS = ("declared", "knocked", "last_in", "stock", "queue", "winners", "ledger", "log")
+    DICTS = ("answers",)
+    DICTS_OF_LISTS = ("pending",)
+    CACHES = ("_legal",)
 
     def __init__(
         self,
@@ -408,7 +419,8 @@ class QingerHand:
 
     def _act_actions(self, seat: int) -> list[int]:
         c = self.counts[seat]
-        out = [k for k in range(N_CARD_KINDS) if c[k]]
+        # the kinds held: compress runs in C, a comprehension over 36 counts does not
+        out = list(compress(_CARD_KINDS, c))
         if self.after_pong:
             # a pong is followed by a discard only: no draw has happened to kong or win on
             return out
@@ -435,25 +447,12 @@ class QingerHand:
         return card
 
     # -- what the rings ask the hand --------------------------------------------------
+    def event_json(self, event: Event, seat: int | None) -> dict[str, Any]:
+        return for_seat(event, seat)
+
     def claim_window_open(self) -> bool:
         """A claim window is waiting for answers (shown only to the seats it asks)."""
         return self.phase == CLAIM
-
-    def default_action(self, seat: int) -> int:
-        """What ``seat`` does when its time runs out: pass (a claim, a knock, a takeoff),
-        else let the drawn card go, else the lowest legal discard."""
-        legal = self.legal_actions(seat)
-        if not legal:
-            raise IllegalActionError(f"seat {seat} has nothing to do now")
-        if PASS in legal:
-            return PASS
-        if self.drawn >= 0 and self.drawn in legal:
-            return self.drawn
-        return min(legal)
-
-    def events_for(self, seat: int | None, events: Sequence[Event]) -> list[dict[str, Any]]:
-        """The JSON of ``events`` as ``seat`` may see them (None: a spectator)."""
-        return [for_seat(e, seat) for e in events]
 
     def unseen_counts(self, seat: int) -> list[int]:
         """Copies of each card kind ``seat`` has not seen (see :meth:`unseen_cards`)."""
@@ -482,15 +481,25 @@ class QingerHand:
                 for key, how in (("self_draw", WinType.SELF_DRAW), ("discard", WinType.DISCARD)):
                     source = -1 if how is WinType.SELF_DRAW else self.next_seat[seat]
                     situation = self._imagined(seat, how, card, source)
-                    facts[key] = (
-                        None
-                        if S.can_win(situation, self.options)
-                        else Refusal("below_threshold", *below).to_json()
+                    refusal = (
+                        Refusal("zi_mo_only", "只许自摸", "only self-drawn wins count")
+                        if self.options.zi_mo_only and how is WinType.DISCARD
+                        else Refusal("below_threshold", *below)
                     )
+                    facts[key] = None if S.can_win(situation, self.options) else refusal.to_json()
                     if how is WinType.SELF_DRAW:
                         facts["value"] = S.hand_value_before_multipliers(situation, self.options)
                 out.append(facts)
         return out
+
+    def running_value(self, seat: int | None) -> int | None:
+        """``seat``'s running score toward the win threshold (``scoring.running_value``);
+        None for a spectator, a seat sitting the hand out, and before the 见张 is turned
+        up (its ranks change the set points, and the seat cannot know them yet)."""
+        if seat is None or seat not in self.players or not self.revealed:
+            return None
+        situation = self._scoring_hand([], None, -1, -1)
+        return S.running_value(situation, self.role(seat), self.options)
 
     def _imagined(self, seat: int, how: WinType, card: int, source: int) -> S.QingerSituation:
         """The scoring situation if ``card`` came to ``seat`` now by ``how``."""
@@ -520,7 +529,7 @@ class QingerHand:
             raise IllegalActionError(f"no seat {seat!r}")
         if action not in self.legal_actions(seat):
             raise IllegalActionError(
-                f"{to_str(action)} is not legal for seat {seat} now ({PHASE_NAMES[self.phase]})"
+                f"{to_str(action)} is not legal for seat {seat} now ({self.phase})"
             )
         mark = len(self.log)
         self._legal = {}
@@ -580,7 +589,7 @@ class QingerHand:
             kind = action - CONCEALED_KONG
             cards = self._remove_kind(seat, kind, 4)
             self.melds[seat].append(
-                S.QingerMeld(MeldType.CONCEALED_KONG, tuple(Card(c) for c in sorted(cards)))
+                S.QingerMeld(MeldType.CONCEALED_KONG, tuple(CARDS[c] for c in sorted(cards)))
             )
             self.declared[seat] += 1
             self.log.append(Event("concealed_kong", seat, data={"cards": _fmt(cards)}))
@@ -683,7 +692,7 @@ class QingerHand:
         size = 2 if act == PONG else 3
         cards = sorted((card, *self._remove_kind(seat, kind, size)))
         meld_type = MeldType.PONG if act == PONG else MeldType.KONG
-        self.melds[seat].append(S.QingerMeld(meld_type, tuple(Card(c) for c in cards), source))
+        self.melds[seat].append(S.QingerMeld(meld_type, tuple(CARDS[c] for c in cards), source))
         self.declared[seat] += 1
         self.log.append(
             Event(
@@ -868,7 +877,19 @@ class QingerHand:
             total += sum(len(t) for t in self.takeoffs[s])
         return total
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def pair_stakes(self) -> list[dict[str, Any]]:
+        """Each pair of seats in the hand with the stake its payment is multiplied by (Q1:
+        by how many of the two knocked; a seat yet to answer counts as not knocking), so
+        a table can show what the knocks did to the stakes."""
+        stakes = self.options.stakes
+        playing = [s for s in range(self.n_seats) if s != self.sitting_out]
+        return [
+            {"seats": [a, b], "stake": stakes[bool(self.knocked[a]) + bool(self.knocked[b])]}
+            for i, a in enumerate(playing)
+            for b in playing[i + 1 :]
+        ]
+
+    def view(self, seat: int | None, *, recent: bool = True) -> dict[str, Any]:
         """What ``seat`` may know (None: a spectator). Never another seat's concealed
         cards, never the order of the stock; the 见张 only once it is turned up."""
         players = []
@@ -903,7 +924,7 @@ class QingerHand:
             "seat": seat,
             "dealer": self.dealer,
             "sitting_out": self.sitting_out if self.sitting_out >= 0 else None,
-            "phase": "wait" if window and not asked else PHASE_NAMES[self.phase],
+            "phase": Phase.WAIT if window and not asked else self.phase,
             "current": self.current,
             "stock_left": self.stock_left,
             "indicator": CARD_STR[self.indicator] if self.revealed else None,
@@ -916,9 +937,11 @@ class QingerHand:
             if seat is not None
             else [],
             "net": self.net(),
+            "stakes": self.pair_stakes(),
             "gate": {
                 "threshold": self.options.win_threshold,
                 "strict": self.options.win_threshold_strict,
+                "running": self.running_value(seat),
             },
         }
         if seat is not None and seat == self.current and self.phase == ACT and self.drawn >= 0:
@@ -927,31 +950,15 @@ class QingerHand:
             out["claim_card"] = CARD_STR[self.claim_card]
         if seat is not None:
             out["waits"] = self.wait_facts(seat)
-        out["events"] = [for_seat(e, seat) for e in self.log[-8:]]
+        if recent:
+            # the last few events (``recent=False``: a caller that sends them anyway)
+            out["events"] = [for_seat(e, seat) for e in self.log[-8:]]
         return out
 
     def copy(self) -> QingerHand:
-        """An independent copy (for search): mutable parts are duplicated."""
-        new = object.__new__(QingerHand)
-        new.__dict__.update(self.__dict__)
+        new = super().copy()
+        # a redeal shuffles again: the copy draws on its own
         new.rng = copy.copy(self.rng)
-        new.counts = [bytearray(c) for c in self.counts]
-        new.kinds = [bytearray(k) for k in self.kinds]
-        new.melds = [list(m) for m in self.melds]
-        new.discards = [list(d) for d in self.discards]
-        new.flowers = [list(f) for f in self.flowers]
-        new.takeoffs = [list(t) for t in self.takeoffs]
-        new.declared = list(self.declared)
-        new.knocked = list(self.knocked)
-        new.last_in = list(self.last_in)
-        new.stock = list(self.stock)
-        new.queue = list(self.queue)
-        new.pending = {k: list(v) for k, v in self.pending.items()}
-        new.answers = dict(self.answers)
-        new.winners = list(self.winners)
-        new.ledger = list(self.ledger)
-        new.log = list(self.log)
-        new._legal = {}
         return new
 
     # -- what a seat cannot see ----------------------------------------------------

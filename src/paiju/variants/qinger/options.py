@@ -85,6 +85,16 @@ class QingerOptions:
     quad_takeoff_breaks_qing_er: bool = True
     """QA18: a takeoff of four alike is a set of four, so the hand is not 青儿."""
 
+    # -- rule profiles (QP…: not seed items; docs/rules/qinger.md §规则方案) -------------------
+    zi_mo_only: bool = False
+    """QP3 只许自摸 (胡牌方式): only a win on one's own draw counts; no 胡 is offered on a
+    discard, and the calculator refuses a ``discard`` win (“只许自摸”). The seed has
+    discard wins (Q7, QA20)."""
+
+    feng_ding: int = 0
+    """QP1 封顶: what one player pays another in a hand (the pair's score difference × its
+    stake, Q9) is at most this; 0: no cap. The scores themselves are not capped."""
+
     # -- match length (the seed does not say how long a match is) ---------------------------
     hands: int | None = 6
     """Hands in a match; None: play ``rounds`` dealer rounds instead. With the default of
@@ -100,6 +110,7 @@ class QingerOptions:
             "concealed_triplet_seen_points",
             "concealed_kong_unseen_points",
             "wen_qian_four_points",
+            "feng_ding",
         ):
             if getattr(self, name) < 0:
                 raise OptionError(f"option {name!r} must not be negative")
@@ -120,9 +131,18 @@ DEFAULT_OPTIONS = QingerOptions()
 
 OPTION_SPECS: dict[str, OptionSpec] = {
     "takeoff_face_quads_by_rank": OptionSpec(
-        "花牌按点数起飞", "face quads take off by rank", "QA6"
+        "花牌按点数起飞", "face quads take off by rank", "QA6", added=True
     ),
     "stake_form": OptionSpec("注码", "stake form", "Q1"),
+    "zi_mo_only": OptionSpec("只许自摸", "self-drawn wins only", "QP3", added=True),
+    "feng_ding": OptionSpec(
+        "封顶（每对每局，0 不封顶）",
+        "cap per pair and hand (0: none)",
+        "QP1",
+        0,
+        100000,
+        added=True,
+    ),
     "participants": OptionSpec(
         "人数（4人时轮空一家）", "people at the table (4: one sits out)", "QA1"
     ),
@@ -132,7 +152,9 @@ OPTION_SPECS: dict[str, OptionSpec] = {
         "广告当花补", "the advert card is replaced like a joker", "QA11"
     ),
     "takeoff_at_deal": OptionSpec("起飞", "takeoff at the deal", "Q6"),
-    "one_winner_per_discard": OptionSpec("一炮只一家胡", "one winner per discard", "QA20"),
+    "one_winner_per_discard": OptionSpec(
+        "一炮只一家胡", "one winner per discard", "QA20", added=True
+    ),
     "exhausted_stock_settles": OptionSpec("流局也结算", "an exhausted stock still settles", "QA19"),
     "dealer_stays_on_win": OptionSpec("庄家胡牌连庄", "dealer keeps the deal on a win", "Q2"),
     "dealer_stays_on_exhausted_stock": OptionSpec(

@@ -304,7 +304,7 @@ class _Tally:
 
     def items(self) -> list[ScoreItem]:
         return [
-            ITEMS[i].score(points, count)
+            ITEMS[i].scored(points, count)
             for i, (count, points) in sorted(self.rows.items(), key=lambda r: ITEM_ORDER[r[0]])
         ]
 
@@ -344,7 +344,7 @@ def _bonuses(player: QingerPlayer, role: int, joker_jian: bool, options: QingerO
 
     def value(item_id: str) -> int:
         item = ITEMS[item_id]
-        return item.alt_value if joker_jian and item.alt_value is not None else item.value
+        return item.alt_value if joker_jian and item.alt_value is not None else item.base
 
     # QA15: the highest joker tier replaces the lower ones.
     if player.has_joker_takeoff:
@@ -436,7 +436,7 @@ def _finish(
         items += win.items()
     score = before
     for item_id in sorted(multipliers, key=ITEM_ORDER.__getitem__):
-        factor = ITEMS[item_id].value
+        factor = ITEMS[item_id].base
         items.append(ITEMS[item_id].multiplier(score * (factor - 1), factor))
         score *= factor
     by_sets = options.win_threshold_basis == "set_points"
@@ -466,18 +466,18 @@ def _score_reading(
     win = _Tally()
     quad_breaks = options.quad_takeoff_breaks_qing_er and bool(player.quad_takeoffs)
     if not player.melds and not quad_breaks and not dec.triplets:
-        win.add("qing_er", ITEMS["qing_er"].value)
+        win.add("qing_er", ITEMS["qing_er"].base)
         if options.qing_er_base == "add":
-            win.add("hu_pai", ITEMS["hu_pai"].value)
+            win.add("hu_pai", ITEMS["hu_pai"].base)
     else:
-        win.add("hu_pai", ITEMS["hu_pai"].value)
+        win.add("hu_pai", ITEMS["hu_pai"].base)
     wait_item = _WAIT_ITEMS.get(reading.wait)
     if wait_item:
-        win.add(wait_item, ITEMS[wait_item].value)
+        win.add(wait_item, ITEMS[wait_item].base)
     wen = dec.runs_at(0)
     if wen:
         wen_item = _WEN_QIAN[wen]
-        value = options.wen_qian_four_points if wen == 4 else ITEMS[wen_item].value
+        value = options.wen_qian_four_points if wen == 4 else ITEMS[wen_item].base
         win.add(wen_item, value)
     multipliers = []
     if common.full_san_hong or common.partial_san_hong:
@@ -525,10 +525,24 @@ def hand_value_before_multipliers(
     return None if best is None else best.before_multipliers
 
 
+def running_value(
+    hand: QingerSituation, seat: int, options: QingerOptions = DEFAULT_OPTIONS
+) -> int:
+    """What ``seat``'s cards count toward the win threshold now, before any winner's item:
+    set points (pongs, kongs, takeoffs, concealed triplets), jokers, 广告 and ♣ faces,
+    rounded as the gate rounds them (QA10) and on the gate's basis (QA7). It depends only
+    on that seat's own cards, the 见张 and its role, so the seat may be shown it."""
+    if not 0 <= seat < N_PLAYERS:
+        raise ValueError("seat must be 0–2")
+    return _finish(_common(hand, seat, options), None, [], options).threshold_value
+
+
 def can_win(hand: QingerSituation, options: QingerOptions = DEFAULT_OPTIONS) -> bool:
     """Complete (7 sets + pair) and over the threshold (QA7): may ``hand.winner`` 胡?"""
     if hand.winner is None:
         raise ValueError("can_win needs a winner")
+    if options.zi_mo_only and hand.win_type is WinType.DISCARD:
+        return False
     best = _best_win(hand, hand.winner, options)
     return best is not None and _passes(best.threshold_value, options)
 
@@ -542,9 +556,10 @@ def threshold_reason(options: QingerOptions = DEFAULT_OPTIONS) -> tuple[str, str
 
 
 def settle_pairwise(
-    scores: Sequence[int], knocked: Sequence[bool], stakes: Sequence[int]
+    scores: Sequence[int], knocked: Sequence[bool], stakes: Sequence[int], cap: int = 0
 ) -> tuple[Payment, ...]:
-    """Q9: in each pair the lower score pays the difference × the pair's stake."""
+    """Q9: in each pair the lower score pays the difference × the pair's stake (at most
+    ``cap`` when it is positive: QP1 封顶)."""
     out = []
     for i in range(len(scores)):
         for j in range(i + 1, len(scores)):
@@ -553,7 +568,10 @@ def settle_pairwise(
                 continue
             stake = stakes[int(knocked[i]) + int(knocked[j])]
             payer, payee = (j, i) if diff > 0 else (i, j)
-            out.append(Payment(payer, payee, abs(diff) * stake, PAYMENT_REASON))
+            amount = abs(diff) * stake
+            if 0 < cap < amount:
+                amount = cap
+            out.append(Payment(payer, payee, amount, PAYMENT_REASON))
     return tuple(out)
 
 
@@ -561,6 +579,8 @@ def score_hand(hand: QingerSituation, options: QingerOptions = DEFAULT_OPTIONS) 
     """Score every player and settle the hand (or explain why the win is not valid)."""
     if hand.also_won and options.one_winner_per_discard:
         raise ValueError("several winners need the option one_winner_per_discard = false")
+    if options.zi_mo_only and hand.win_type is WinType.DISCARD:
+        return QingerResult.invalid("只许自摸", "only self-drawn wins count")
     scored: list[_Scored] = []
     for seat in range(N_PLAYERS):
         if seat in hand.winners:
@@ -581,7 +601,9 @@ def score_hand(hand: QingerSituation, options: QingerOptions = DEFAULT_OPTIONS) 
     if hand.winner is None and not options.exhausted_stock_settles:
         payments: tuple[Payment, ...] = ()
     else:
-        payments = settle_pairwise(scores, [p.knocked for p in hand.players], hand.stakes)
+        payments = settle_pairwise(
+            scores, [p.knocked for p in hand.players], hand.stakes, options.feng_ding
+        )
     net = [0] * N_PLAYERS
     for p in payments:
         net[p.payer] -= p.amount

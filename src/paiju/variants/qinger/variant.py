@@ -16,11 +16,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.engine.events import Event
-from paiju.engine.fairness import HandRandom
+from paiju.variants.items import ItemRow
+from paiju.variants.qinger.calculator import score_json
 from paiju.variants.qinger.hand import QingerHand, for_seat
 from paiju.variants.qinger.items import ITEMS
 from paiju.variants.qinger.options import OPTION_SPECS, QingerOptions
-from paiju.variants.variant import Names, Variant
+from paiju.variants.variant import HandStart, Names, Variant
 
 
 class QingerVariant(Variant):
@@ -42,25 +43,17 @@ class QingerVariant(Variant):
     def seats_option(self) -> str | None:
         return "participants"
 
-    def item_rows(self) -> Mapping[str, Any]:
+    def max_seats(self) -> int:
+        return 4
+
+    calculator = staticmethod(score_json)
+
+    def item_rows(self) -> Mapping[str, ItemRow]:
         return ITEMS
 
-    def score_json(self, doc: Any) -> dict[str, Any]:
-        from paiju.variants.qinger.calculator import score_json
-
-        return score_json(doc)
-
-    def new_hand(
-        self,
-        options: Any,
-        *,
-        seed: int,
-        dealer: int,
-        carry: dict[str, Any],
-        rng: HandRandom | None = None,
-    ) -> QingerHand:
+    def deal(self, options: Any, start: HandStart) -> QingerHand:
         # the match's own first-dealer pick is not used: the first hand draws cards (Q2)
-        return QingerHand(options, seed=seed, dealer=carry.get("dealer"), rng=rng)
+        return QingerHand(options, seed=start.seed, dealer=start.carry.get("dealer"), rng=start.rng)
 
     def after_hand(
         self, options: QingerOptions, hand: QingerHand, carry: dict[str, Any]
@@ -72,6 +65,7 @@ class QingerVariant(Variant):
         return keeps, {"dealer": dealer}
 
     def for_seat(self, event: Event, seat: int | None) -> dict[str, Any]:
+        # Qing'er hides more than the engine's filter: whose cards a deal or a draw holds
         return for_seat(event, seat)
 
 

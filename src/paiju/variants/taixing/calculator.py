@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.components.tiles import N_PLAYING_KINDS
-from paiju.engine.types import MahjongWin, MeldType, WinType, net
+from paiju.engine.types import MahjongWin, MeldType, WinFlag, WinType, net
 from paiju.variants.situation import InputError, check_winner_cap, options_field, parse_mahjong_win
 from paiju.variants.taixing.explain import explain_win
 from paiju.variants.taixing.options import OPTION_SPECS, TaixingOptions
@@ -30,12 +30,12 @@ def _check(win: MahjongWin, options: TaixingOptions) -> None:
             f"with {len(win.melds)} melds the hand holds {expected} tiles "
             f"(winning tile included), not {held}",
         )
-    if "kong_replacement" in win.flags:
+    if WinFlag.KONG_REPLACEMENT in win.flags:
         if win.win_type is not WinType.SELF_DRAW:
             raise InputError("flags", "kong_replacement is a self-drawn win (win_type self_draw)")
         if not any(m.is_kong for m in win.melds):
             raise InputError("flags", "kong_replacement needs a kong among the melds")
-    if "ready_at_deal" in win.flags:
+    if WinFlag.READY_AT_DEAL in win.flags:
         for i, meld in enumerate(win.melds):
             if meld.exposed:
                 raise InputError(
@@ -44,7 +44,7 @@ def _check(win: MahjongWin, options: TaixingOptions) -> None:
                     " only a concealed kong can follow",
                 )
     if (
-        "ready_at_deal" in win.flags
+        WinFlag.READY_AT_DEAL in win.flags
         and options.tian_ting_seats == "dealer"
         and win.winner != win.dealer
     ):

@@ -40,7 +40,7 @@ def explain_win(win: MahjongWin, result: WinResult) -> Explanation:
         Step(
             f"番 N = {plus([(i.zh, i.value) for i in fans])} = {fan}",
             f"fan N = {plus([(i.en, i.value) for i in fans])} = {fan}",
-            ", ".join(dict.fromkeys(BY_ID[i.id].seed for i in fans)),
+            ", ".join(dict.fromkeys(BY_ID[i.id].rule for i in fans)),
         )
     )
     zh_terms = [f"花 {base}", f"番 {fan}"]
@@ -60,16 +60,36 @@ def explain_win(win: MahjongWin, result: WinResult) -> Explanation:
     # a discard is paid by one seat: "每家付" there would read as three payments
     each = win.self_drawn or len({p.payer for p in result.payments}) > 1
     who_zh, who_en = ("每家付", "amount per payer") if each else ("一家付", "amount, one payer")
+    uncapped: int = extra.get("uncapped", result.per_payer)
     steps.append(
         Step(
-            f"座位{w} {who_zh} = {' × '.join(zh_terms)} = {result.per_payer}",
-            f"seat {w}, {who_en} = {' × '.join(en_terms)} = {result.per_payer}",
+            f"座位{w} {who_zh} = {' × '.join(zh_terms)} = {uncapped}",
+            f"seat {w}, {who_en} = {' × '.join(en_terms)} = {uncapped}",
             ", ".join(seeds),
         )
     )
+    if uncapped != result.per_payer:
+        steps.append(
+            Step(
+                f"封顶 {result.per_payer}：每家最多付 {result.per_payer}",
+                f"cap {result.per_payer}: no payer pays more than {result.per_payer}",
+                "TP1",
+            )
+        )
+    unit: int = extra.get("di_fen", 1)
+    if unit != 1:
+        steps.append(
+            Step(
+                f"底分 {unit}：每花付 {unit} 分，{result.per_payer} × {unit} = "
+                f"{result.per_payer * unit}",
+                f"stake unit {unit}: {unit} points a 花, {result.per_payer} × {unit} = "
+                f"{result.per_payer * unit}",
+                "TP2",
+            )
+        )
     lines = []
     for payer, payee, reason, amount in grouped(result.payments):
-        zh, en, seed = _words(reason, amount, result.per_payer)
+        zh, en, seed = _words(reason, amount, result.per_payer * unit)
         lines.append(PaymentLine(payer, payee, amount, reason, zh, en, seed))
     return Explanation(VARIANT, tuple(steps), tuple(lines))
 
@@ -89,4 +109,4 @@ def _words(reason: str, amount: int, per_payer: int) -> tuple[str, str, str]:
             "T24, TA11",
         )
     row = BY_ID.get(reason)
-    return (row.zh, row.en, row.seed) if row else (reason, reason, "")
+    return (row.zh, row.en, row.rule) if row else (reason, reason, "")

@@ -77,6 +77,11 @@ class TaixingOptions:
     """TA13. ``any_mix``: any four sets (runs or triplets) and a pair; ``seed_abc``: only the
     seed's A (4 runs), B (3 runs + 1 triplet) and C (4 triplets)."""
 
+    qi_dui: bool = True
+    """TP4 七对 on/off (T16 lists 七對 3番, so on by default; a rule profile's option):
+    off, seven pairs are no winning shape: not a wait, no 胡 offered, shanten without
+    them, and ``paiju score`` exits 1 (不成胡牌牌型)."""
+
     qi_dui_quad: bool = True
     """TA14. Four identical concealed tiles count as two pairs of 七对."""
 
@@ -96,6 +101,20 @@ class TaixingOptions:
     qiang_gang_payer: Literal["robbed", "all_three"] = "robbed"
     """TA15. 抢杠 is paid by the ``robbed`` seat (as a discarder), or by ``all_three`` as on a
     self-draw."""
+
+    # -- rule profiles (TP…: not seed items; docs/rules/taixing.md §规则方案) -------------
+    zi_mo_only: bool = False
+    """TP3 只许自摸 (胡牌方式): only self-drawn wins (杠开 and 花胡 included) count; a win
+    off a discard or a robbed kong is refused (“只许自摸”). The seed has discard wins
+    (放炮底3花, T25)."""
+
+    feng_ding: int = 0
+    """TP1 封顶: the per-payer amount (flowers × fan × every doubling) is at most this; a
+    feeder paying three shares (包牌) pays each share capped. 0: no cap."""
+
+    di_fen: int = 1
+    """TP2 底分: every payment is the amount in 花 times this stake unit (1: a 花 is one
+    point)."""
 
     # -- flow, played by the engine (T1, T3, T5, T7, T9, TA8, TA9, TA10) ---------------
     max_winners_per_discard: int | None = None
@@ -137,6 +156,10 @@ class TaixingOptions:
         ):
             if getattr(self, name) < 0:
                 raise OptionError(f"option {name!r} must be 0 or more")
+        if self.feng_ding < 0:
+            raise OptionError("option 'feng_ding' must be 0 or more")
+        if self.di_fen < 1:
+            raise OptionError("option 'di_fen' must be at least 1")
         if self.bao_pai_threshold < 1:
             raise OptionError("option 'bao_pai_threshold' must be 1 or more")
         if self.max_winners_per_discard is not None and not 1 <= self.max_winners_per_discard <= 3:
@@ -146,9 +169,9 @@ class TaixingOptions:
 
 
 OPTION_SPECS: dict[str, OptionSpec] = {
-    "tian_ting_seats": OptionSpec("谁可报天听", "who may declare 天听", "T21"),
+    "tian_ting_seats": OptionSpec("谁可报天听", "who may declare 天听", "T21", added=True),
     "max_extra_hands": OptionSpec(
-        "荒庄加打最多几局", "most extra hands after drawn ones", "T9", 0, 64
+        "荒庄加打最多几局", "most extra hands after drawn ones", "T9", 0, 64, added=True
     ),
     "flower_base": OptionSpec("花数底的计法", "how the flower floor applies", "TA1"),
     "floor_self_draw": OptionSpec("自摸底花（每家）", "self-draw floor per payer", "T25", 0, 100),
@@ -166,12 +189,18 @@ OPTION_SPECS: dict[str, OptionSpec] = {
     "gang_kai": OptionSpec("杠开的计法", "how 杠开 counts", "TA6"),
     "feng_yi_se_needs_shape": OptionSpec("风一色要成牌型", "风一色 needs a shape", "TA12"),
     "shapes": OptionSpec("胡牌牌型", "winning shapes", "TA13"),
+    "qi_dui": OptionSpec("七对可胡", "seven pairs win (七对)", "TP4", added=True),
     "qi_dui_quad": OptionSpec("七对可含四张", "four alike in seven pairs", "TA14"),
     "da_diao_che_self_draw": OptionSpec("大吊车可自摸", "大吊车 on a self-draw", "TA14"),
     "draw_streak_growth": OptionSpec("荒庄翻倍方式", "how drawn hands multiply", "TA7"),
     "bao_pai": OptionSpec("包牌", "feeder liability (包牌)", "T24"),
     "bao_pai_threshold": OptionSpec("包牌副数", "sets fed for 包牌", "TA11", 1, 4),
     "qiang_gang_payer": OptionSpec("抢杠谁付", "who pays a robbed kong", "TA15"),
+    "zi_mo_only": OptionSpec("只许自摸", "self-drawn wins only", "TP3", added=True),
+    "feng_ding": OptionSpec(
+        "封顶（每家，0 不封顶）", "win cap per payer (0: none)", "TP1", 0, 10000, added=True
+    ),
+    "di_fen": OptionSpec("底分（每花几分）", "stake unit per flower", "TP2", 1, 1000, added=True),
     "max_winners_per_discard": OptionSpec(
         "一炮最多几家胡", "most winners on one discard", "TA8", 1, 3
     ),

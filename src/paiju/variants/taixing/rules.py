@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from paiju.components.analysis import MAHJONG
 from paiju.components.notation import format_tile_counts
 from paiju.engine.events import Event
 from paiju.engine.mahjong import MahjongHand, MahjongRules
@@ -74,6 +75,21 @@ class TaixingRules(MahjongRules):
         }
         return cut, info
 
+    # -- TP4: seven pairs off, the plain tables (which know seven pairs) do not answer --
+    def standard_analysis(self) -> bool:
+        return self.options.qi_dui
+
+    def complete(self, hand: MahjongHand, seat: int, key: bytes) -> bool:
+        if self.options.qi_dui:
+            return super().complete(hand, seat, key)
+        return MAHJONG.is_complete_standard(key, len(hand.melds[seat]))
+
+    def waits_of(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> list[int]:
+        return MAHJONG.waits(key, declared, seven_pairs=self.options.qi_dui)
+
+    def shanten(self, hand: MahjongHand, seat: int, key: bytes, declared: int) -> int:
+        return MAHJONG.shanten(key, declared, seven_pairs=self.options.qi_dui)
+
     # -- who may win -----------------------------------------------------------------
     def accepts(self, hand: MahjongHand, win: MahjongWin) -> bool:
         return scoring.is_winning(win, self.options)
@@ -130,13 +146,22 @@ class TaixingRules(MahjongRules):
         return super().may_be_ready(hand, seat, key)
 
     def _waits_of(self, key: bytes, melds: list[Meld]) -> list[int]:
-        from paiju.components.analysis import MAHJONG
-
-        waits = MAHJONG.waits(key, len(melds))
+        waits = MAHJONG.waits(key, len(melds), seven_pairs=self.options.qi_dui)
         honours_only = not any(key[:27]) and all(m.tile >= 27 for m in melds)
         if honours_only and not self.options.feng_yi_se_needs_shape:
             waits = sorted(set(waits).union(k for k in HONOUR_KINDS if key[k] < 4))
         return waits
+
+    def view_facts(self, hand: MahjongHand, seat: int | None) -> dict[str, Any]:
+        facts: dict[str, Any] = {}
+        if self.draw_streak:
+            # 荒庄 (T9, TA7): the drawn hands before this one multiply what it pays; public
+            facts["draw_multiplier"] = scoring.streak_factor(self.draw_streak, self.options)
+        # 缺门 (T6): the suit this seat is dropping, from its own tiles and melds only
+        if seat is None:
+            return facts
+        suit = scoring.dropping_suit(hand.counts[seat], hand.melds[seat])
+        return facts if suit is None else {**facts, "dropping": "mps"[suit]}
 
     # -- settlement ------------------------------------------------------------------
     def settle(self, hand: MahjongHand) -> list[Event]:

@@ -19,7 +19,16 @@ from typing import Literal
 
 from paiju.components.analysis import MAHJONG, Decomposition
 from paiju.components.tiles import FLOWER_TILES, N_PLAYING_KINDS, Tile
-from paiju.engine.types import MahjongWin, Meld, MeldType, Payment, ScoreItem, WinResult, WinType
+from paiju.engine.types import (
+    MahjongWin,
+    Meld,
+    MeldType,
+    Payment,
+    ScoreItem,
+    WinFlag,
+    WinResult,
+    WinType,
+)
 from paiju.variants.taixing.items import BY_ID, FAN_ORDER
 from paiju.variants.taixing.options import TaixingOptions
 
@@ -74,16 +83,16 @@ def meld_flowers(meld: Meld, options: TaixingOptions) -> tuple[str, int] | None:
     """The flower source id and flowers one meld is worth (T11, TA3), or None."""
     feng = is_feng(meld.tile, options)
     if meld.type is MeldType.PONG:
-        return ("feng_peng", BY_ID["feng_peng"].value) if feng else None
+        return ("feng_peng", BY_ID["feng_peng"].base) if feng else None
     if meld.type is MeldType.KONG:
         source = "feng_gang" if feng else "ming_gang"
-        return source, BY_ID[source].value
+        return source, BY_ID[source].base
     if meld.type is MeldType.ADDED_KONG:
         if feng:
             return "feng_bu_gang", options.feng_bu_gang_flowers
-        return "ming_gang", BY_ID["ming_gang"].value
+        return "ming_gang", BY_ID["ming_gang"].base
     source = "feng_an_gang" if feng else "an_gang"
-    return source, BY_ID[source].value
+    return source, BY_ID[source].base
 
 
 def _flower_sources(
@@ -100,7 +109,7 @@ def _flower_sources(
             continue
         # a triplet finished by another player's tile is as exposed as a pong
         if not win.self_drawn and kind == win.win_tile:
-            sources["feng_peng"] += BY_ID["feng_peng"].value
+            sources["feng_peng"] += BY_ID["feng_peng"].base
         else:
             sources["feng_an_ke"] += options.feng_an_ke_flowers
     return {k: v for k, v in sources.items() if v}
@@ -178,6 +187,19 @@ def lacks_a_suit(concealed: Sequence[int], melds: Sequence[Meld]) -> bool:
     return any(not any(total[s * 9 : s * 9 + 9]) for s in range(3))
 
 
+def dropping_suit(concealed: Sequence[int], melds: Sequence[Meld]) -> int | None:
+    """The number suit (0 万, 1 筒, 2 索) a hand gives up for 缺门 (T6): the one it holds
+    fewest tiles of, melds included, among the suits it has not melded (a melded suit can
+    no longer go); the first on a tie. A suit already missing is its own answer. None when
+    every suit is melded (the hand can no longer lack one)."""
+    total = _total_counts(concealed, melds)
+    melded = {meld.tile // 9 for meld in melds if meld.tile < 27}
+    free = [s for s in range(3) if s not in melded]
+    if not free:
+        return None
+    return min(free, key=lambda s: (sum(total[s * 9 : s * 9 + 9]), s))
+
+
 def _readings(
     concealed: Sequence[int], melds: Sequence[Meld], options: TaixingOptions
 ) -> list[_Reading]:
@@ -189,7 +211,9 @@ def _readings(
             if options.shapes == "seed_abc" and len(dec.triplets) + declared not in (0, 1, 4):
                 continue
             out.append(_Reading("standard", dec))
-    if MAHJONG.is_seven_pairs(key, declared, quad_as_two_pairs=options.qi_dui_quad):
+    if options.qi_dui and MAHJONG.is_seven_pairs(
+        key, declared, quad_as_two_pairs=options.qi_dui_quad
+    ):
         out.append(_Reading("qi_dui"))
     if not options.feng_yi_se_needs_shape and sum(key) + 3 * declared == 14:
         total = _total_counts(key, melds)
@@ -219,8 +243,8 @@ def is_winning_shape(
 
 def _tian_ting(win: MahjongWin, options: TaixingOptions) -> bool:
     if options.tian_ting == "ready_at_deal":
-        return "ready_at_deal" in win.flags
-    return "heavenly" in win.flags and win.winner == win.dealer
+        return WinFlag.READY_AT_DEAL in win.flags
+    return WinFlag.HEAVENLY in win.flags and win.winner == win.dealer
 
 
 def _fans(win: MahjongWin, options: TaixingOptions, reading: _Reading) -> list[str]:
@@ -247,7 +271,7 @@ def _fans(win: MahjongWin, options: TaixingOptions, reading: _Reading) -> list[s
         fans.add("da_diao_che")
     if _tian_ting(win, options):
         fans.add("tian_ting")
-    if "kong_replacement" in win.flags and options.gang_kai == "fan_and_floor":
+    if WinFlag.KONG_REPLACEMENT in win.flags and options.gang_kai == "fan_and_floor":
         fans.add("gang_kai")
     if win.win_type is WinType.ROBBED_KONG:
         fans.add("qiang_gang")
@@ -264,25 +288,25 @@ def streak_factor(streak: int, options: TaixingOptions) -> int:
 
 
 def _floor(win: MahjongWin, options: TaixingOptions) -> int:
-    if "kong_replacement" in win.flags:
+    if WinFlag.KONG_REPLACEMENT in win.flags:
         return options.floor_kong_replacement
     return options.floor_self_draw if win.self_drawn else options.floor_discard
 
 
 def _evaluate(win: MahjongWin, options: TaixingOptions, reading: _Reading) -> _Evaluation:
     fans = _fans(win, options, reading)
-    big = bool(fans) or ("kong_replacement" in win.flags and options.gang_kai == "floor_only")
+    big = bool(fans) or (WinFlag.KONG_REPLACEMENT in win.flags and options.gang_kai == "floor_only")
     sources = _flower_sources(win, options, _concealed_triplets(win, reading))
     flowers = sum(sources.values())
     e = _Evaluation(reading, fans or ["xiao_hu"], big, sources, flowers, 0)
     e.threshold = _threshold(win, options, flowers)
     counted = flowers + 1 if options.flower_base == "plus_one" else flowers
     e.base = max(counted, _floor(win, options))
-    e.fan_total = sum(BY_ID[f].value for f in e.fans)
+    e.fan_total = sum(BY_ID[f].base for f in e.fans)
     if win.draw_streak:
         e.factors.append(("huang_zhuang", streak_factor(win.draw_streak, options)))
     if win.leopard:
-        e.factors.append(("bao_zi", BY_ID["bao_zi"].value))
+        e.factors.append(("bao_zi", BY_ID["bao_zi"].base))
     e.per_payer = e.base * e.fan_total
     for _, factor in e.factors:
         e.per_payer *= factor
@@ -334,7 +358,10 @@ def _best(win: MahjongWin, options: TaixingOptions) -> _Evaluation | WinResult:
 
 
 def is_winning(win: MahjongWin, options: TaixingOptions) -> bool:
-    """Whether :func:`score_win` would accept this win (shape, 缺门, flower minimum)."""
+    """Whether :func:`score_win` would accept this win (shape, 缺门, flower minimum, and
+    只许自摸 under ``zi_mo_only``)."""
+    if options.zi_mo_only and not win.self_drawn:
+        return False
     return isinstance(_best(win, options), _Evaluation)
 
 
@@ -373,6 +400,8 @@ def score_win(win: MahjongWin, options: TaixingOptions) -> WinResult:
     Invalid wins (no shape, no missing suit, too few flowers for a small hand, wrong tile
     count) come back with ``valid`` False and a 简体 / English reason.
     """
+    if options.zi_mo_only and not win.self_drawn:
+        return WinResult.invalid("只许自摸", "only self-drawn wins count")
     best = _best(win, options)
     if isinstance(best, WinResult):
         return best
@@ -382,20 +411,27 @@ def score_win(win: MahjongWin, options: TaixingOptions) -> WinResult:
     if best.base > counted:
         items.append(BY_ID["di_hua"].scored(best.base))
     items.extend(BY_ID[name].scored(factor) for name, factor in best.factors)
+    # TP1 封顶: the amount per payer after every doubling, each 包牌 share alike
+    per_payer = best.per_payer
+    if 0 < options.feng_ding < per_payer:
+        per_payer = options.feng_ding
+        items.append(BY_ID["feng_ding"].scored(per_payer))
+    # TP2 底分: payments in points, the items and the amount per payer in 花
+    paid = per_payer * options.di_fen
     payers, reason = _payers(win, options)
     liable = feeder(win, options)
     payments: list[Payment]
     if liable is not None and payers != (liable,):
         shares = len(payers)
         items.append(BY_ID["bao_pai"].scored(shares))
-        payments = [Payment(liable, win.winner, best.per_payer * shares, "bao_pai")]
+        payments = [Payment(liable, win.winner, paid * shares, "bao_pai")]
     else:
-        payments = [Payment(p, win.winner, best.per_payer, reason) for p in payers]
+        payments = [Payment(p, win.winner, paid, reason) for p in payers]
     return WinResult(
         True,
         items=tuple(items),
         payments=tuple(payments),
-        per_payer=best.per_payer,
+        per_payer=per_payer,
         extra={
             "reading": best.reading.kind,
             "flowers": best.flowers,
@@ -403,5 +439,7 @@ def score_win(win: MahjongWin, options: TaixingOptions) -> WinResult:
             "base": best.base,
             "fan": best.fan_total,
             "feeder": liable,
+            "uncapped": best.per_payer,
+            **({"di_fen": options.di_fen} if options.di_fen != 1 else {}),
         },
     )

@@ -11,51 +11,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paiju.engine.events import Event, for_seat
-from paiju.engine.fairness import HandRandom
 from paiju.engine.mahjong import MahjongHand
+from paiju.variants.items import ItemRow
+from paiju.variants.taixing.calculator import score_json
 from paiju.variants.taixing.items import BY_ID
 from paiju.variants.taixing.options import OPTION_SPECS, TaixingOptions
 from paiju.variants.taixing.rules import TaixingRules
-from paiju.variants.variant import Names, Variant
+from paiju.variants.variant import MahjongVariant, Names
 
 
-class TaixingVariant(Variant):
+class TaixingVariant(MahjongVariant):
     name = "taixing"
     names = Names("泰兴麻将", "泰興麻將", "Taixing mahjong")
-    pieces = "tiles"
     options_type = TaixingOptions
     option_specs = OPTION_SPECS
     rule_book = "docs/rules/taixing.md"
     greedy_bot = "taixing_greedy"
-    strong_search = "lookahead"
 
-    def item_rows(self) -> Mapping[str, Any]:
+    def rules(self, options: Any, carry: dict[str, Any]) -> TaixingRules:
+        return TaixingRules(options, carry.get("draw_streak", 0))
+
+    calculator = staticmethod(score_json)
+
+    def item_rows(self) -> Mapping[str, ItemRow]:
         return BY_ID
-
-    def item_unit(self, item_id: str) -> str:
-        row = BY_ID.get(item_id)
-        if row is None:
-            return "points"
-        # a floor is counted in flowers, as the flowers it stands in for
-        return "flower" if row.kind == "floor" else row.kind
-
-    def score_json(self, doc: Any) -> dict[str, Any]:
-        from paiju.variants.taixing.calculator import score_json
-
-        return score_json(doc)
-
-    def new_hand(
-        self,
-        options: Any,
-        *,
-        seed: int,
-        dealer: int,
-        carry: dict[str, Any],
-        rng: HandRandom | None = None,
-    ) -> MahjongHand:
-        rules = TaixingRules(options, carry.get("draw_streak", 0))
-        return MahjongHand(rules, seed=seed, dealer=dealer, rng=rng)
 
     def after_hand(
         self, options: TaixingOptions, hand: MahjongHand, carry: dict[str, Any]
@@ -69,9 +48,6 @@ class TaixingVariant(Variant):
         """T9: past the planned end, a drawn last hand is followed by another (doubled),
         up to ``max_extra_hands`` of them."""
         return carry.get("draw_streak", 0) > 0 and extra_hands < options.max_extra_hands
-
-    def for_seat(self, event: Event, seat: int | None) -> dict[str, Any]:
-        return for_seat(event, seat)
 
 
 TAIXING = TaixingVariant()

@@ -21,7 +21,9 @@ from textual.pilot import Pilot
 
 from paiju.components.notation import parse_tiles
 from paiju.engine.record import parse_lines, replay
-from paiju.tui.app import SLOT_KEYS, PlayApp, ResultScreen, action_group
+from paiju.tui.app.board import SLOT_KEYS, action_group
+from paiju.tui.app.play import PlayApp
+from paiju.tui.app.screens import ResultScreen
 from paiju.tui.session import PlaySession
 from paiju.variants import find_variant
 
