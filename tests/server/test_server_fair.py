@@ -34,7 +34,11 @@ def test_a_table_commits_takes_the_seats_seeds_and_reveals_at_the_end(
         a.recv()
         b.recv()
         seats = [{"kind": "person"}] * 2 + [{"kind": "bot", "level": "greedy"}] * 2
-        code = a.create("jiaxing", options={"hands": 1}, seats=seats, client_seed="alice-1")
+        # A answers nothing until B has played to the end: short clocks keep that quick
+        timers = {"turn_seconds": 1, "claim_seconds": 1, "bank_seconds": 0}
+        code = a.create(
+            "jiaxing", options={"hands": 1}, seats=seats, client_seed="alice-1", timers=timers
+        )
         first = _room_messages(a.log)[0]
         commitment = first["room"]["fair"]["commitment"]
         assert len(commitment) == 64 and first["room"]["fair"]["scheme"] == "paiju-fair-1"

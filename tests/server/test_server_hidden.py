@@ -168,9 +168,11 @@ def stream_leaks(msgs: list[dict[str, Any]], me: int | None) -> list[str]:
     A seat hears of a claim window only when it is asked in it; every decision it makes is
     acknowledged to it alone by an update with no events and nothing to decide (whether or
     not a window follows); nobody else's answers, questions or clocks reach it, and a
-    spectator never sees a window at all."""
+    spectator never sees a window at all. A reconnecting seat may be shown again the
+    window it has answered, as its acknowledgement showed it (that tells it nothing new)."""
     found = []
     asked = False
+    acked: tuple[Any, Any] | None = None
     for msg in msgs:
         kind = msg["type"]
         if kind == "timeout" and msg.get("seat") != me:
@@ -183,13 +185,22 @@ def stream_leaks(msgs: list[dict[str, Any]], me: int | None) -> list[str]:
         ack = kind == "update" and not msg["events"] and not msg.get("legal") and asked
         if ack:
             asked = False
+            acked = (msg["turn"], _without_events(state))
             continue
+        if kind == "snapshot" and not question and acked == (msg["turn"], _without_events(state)):
+            continue
+        if kind == "update":
+            acked = None
         if in_window and not question:
             found.append(f"{kind} shows a window {me} is not asked in (turn {msg['turn']})")
         elif kind == "update" and not msg["events"] and not question:
             found.append(f"an empty update tells {me} that something happened")
         asked = question
     return found
+
+
+def _without_events(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "events"}
 
 
 SNAPSHOT_FIELDS = {"type", "room", "seat", "turn", "hand", "state", "legal", "to_act"}
@@ -368,3 +379,10 @@ def test_stream_checker_catches_a_window_shown_to_the_unasked() -> None:
     assert stream_leaks([asked, empty], 2) == []  # the acknowledgement of my own move
     assert stream_leaks([asked, empty, empty], 2)
     assert stream_leaks([{"type": "timeout", "seat": 0, "turn": 1}], 2)
+    # answered in a window others still decide: a reconnect shows it as the ack did
+    question = {**window, "to_act": [1], "legal": ["pass", "hu"]}
+    ack = {**window, "events": []}
+    again = {**ack, "type": "snapshot", "state": {"phase": "claim", "events": []}}
+    assert stream_leaks([question, ack, again], 1) == []
+    assert stream_leaks([question, ack, {**again, "turn": 4}], 1)
+    assert stream_leaks([question, again], 1)  # no ack: the answer was never taken
