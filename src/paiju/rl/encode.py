@@ -259,7 +259,7 @@ class _PublicTables:
     _discarded: list[list[int]]
     _disc_rows: Planes
     _blocks: Planes
-    _disc_idx: npt.NDArray[np.intp]
+    _disc_idx: list[npt.NDArray[np.intp]]
     _pub9: npt.NDArray[np.uint8]
     _pub9_cells: memoryview[int]
     """``_pub9`` as a memoryview: one cell changed through it costs a third of numpy's."""
@@ -292,7 +292,7 @@ class _PublicTables:
         self._discarded = [[0] * k for _ in range(n)]
         # each seat's discards as index arrays: numpy indexes with an intp array
         # several times faster than with a list
-        self._disc_idx = np.zeros((n, len(_RECIPROCALS)), dtype=np.intp)
+        self._disc_idx = [np.zeros(len(_RECIPROCALS), dtype=np.intp) for _ in range(n)]
         # numpy views of the hand's count bytearrays (no copy; the engine mutates
         # them in place), renewed if a count vector is replaced
         self._own_src = [None] * n
@@ -421,12 +421,16 @@ class MahjongEncoder(_PublicTables):
             self._melded = [[0] * 34 for _ in range(4)]
             self._disc_snap: list[list[int]] = [[] for _ in range(4)]
             self._meld_snap: list[list[Any]] = [[] for _ in range(4)]
-        if hand.discards == self._disc_snap and hand.melds == self._meld_snap:
+        discards, snaps = hand.discards, self._disc_snap
+        if discards != snaps:
+            # most steps change one seat's discards and no meld
+            for s in range(4):
+                d = discards[s]
+                if d != snaps[s]:
+                    self._follow_discards(s, d, snaps)
+        if hand.melds == self._meld_snap:
             return
         for s in range(4):
-            d = hand.discards[s]
-            if d != self._disc_snap[s]:
-                self._follow_discards(s, d, self._disc_snap)
             ms = hand.melds[s]
             if ms != self._meld_snap[s]:
                 self._meld_snap[s] = list(ms)
