@@ -5,7 +5,18 @@
 
 export const SCHEME = "paiju-fair-1";
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { FairInfo, FairReveal } from "./schema/server-messages";
+
+/** A line of a record as the check reads it (docs/spec/record.md): the header's ``fair``
+ * and each ``hand_end``'s ``index`` and ``walls``. The record is a file anyone may hand
+ * over, so every field is checked before use. */
+export interface RecordLine {
+  type?: unknown;
+  fair?: { commitment?: unknown; room?: unknown; client_seeds?: unknown } | null;
+  index?: unknown;
+  walls?: unknown;
+  [key: string]: unknown;
+}
 
 const enc = new TextEncoder();
 
@@ -112,15 +123,19 @@ export interface FairCheck {
   walls: number;
 }
 
+function isWall(v: unknown): v is number[] {
+  return Array.isArray(v) && v.every((p) => typeof p === "number");
+}
+
 /** Check a finished match's fair deal: ``shown`` is the room's ``fair`` first seen before the
  * deal, ``reveal`` the ``match_end`` one, ``mySeat``/``mySeed`` this client's, and ``record``
  * the parsed record lines (null: walls not checked). */
 export async function checkFairDeal(
-  shown: Json,
-  reveal: Json,
+  shown: FairInfo,
+  reveal: FairReveal,
   mySeat: number | null,
   mySeed: string | null,
-  record: Json[] | null,
+  record: RecordLine[] | null,
 ): Promise<FairCheck> {
   const steps: { what: string; ok: boolean }[] = [];
   const step = (what: string, ok: boolean): boolean => {
@@ -140,7 +155,7 @@ export async function checkFairDeal(
   if (!step("seed", (await sha256Hex(seed)) === shown.commitment)) return done();
   if (mySeat !== null && !step("my_seed", (reveal.client_seeds ?? [])[mySeat] === (mySeed ?? ""))) return done();
   if (record === null) return done();
-  const head = record[0] ?? {};
+  const head: RecordLine = record[0] ?? {};
   const fair = head.fair ?? {};
   const sameHeader =
     fair.commitment === shown.commitment &&
@@ -150,6 +165,10 @@ export async function checkFairDeal(
   let walls = 0;
   for (const line of record) {
     if (line?.type !== "hand_end" || !Array.isArray(line.walls)) continue;
+    if (typeof line.index !== "number" || !line.walls.every(isWall)) {
+      step(`record line ${record.indexOf(line) + 1}`, false);
+      return done(walls);
+    }
     const key = await handKey(seed, reveal.room, line.index, reveal.client_seeds);
     for (let j = 0; j < line.walls.length; j++) {
       const wall: number[] = line.walls[j];

@@ -1,16 +1,16 @@
 // The 验证 panel: the room's commitment from before the deal, this client's seed, and at the
 // match's end the revealed server seed and the browser's own check of it (src/fair.ts).
 import { useEffect, useState } from "preact/hooks";
-import { checkFairDeal, type FairCheck } from "./fair";
+import { checkFairDeal, type FairCheck, type RecordLine } from "./fair";
 import { failureText, tr, type Lang } from "./i18n";
 import { savedSeed } from "./socket";
-import type { ClientState, Json } from "./state";
+import type { ClientState } from "./state";
 
 function short(hex: string | undefined): string {
   return hex ? `${hex.slice(0, 12)}…${hex.slice(-6)}` : "—";
 }
 
-async function fetchRecord(url: string): Promise<Json[]> {
+async function fetchRecord(url: string): Promise<RecordLine[]> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return (await res.text())
@@ -23,6 +23,8 @@ async function fetchRecord(url: string): Promise<Json[]> {
 export function stepText(lang: Lang, what: string): string {
   const wall = /^wall (\d+) of hand (\d+)$/.exec(what);
   if (wall) return tr(lang, "fair.step.wall", { w: wall[1], h: wall[2] });
+  const line = /^record line (\d+)$/.exec(what);
+  if (line) return tr(lang, "fair.step.line", { n: line[1] });
   const key = `fair.step.${what}`;
   const text = tr(lang, key);
   return text === key ? what : text;

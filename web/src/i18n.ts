@@ -322,6 +322,7 @@ const TEXT: Record<string, [string, string]> = {
   "fair.step.seed": ["服务器种子的 SHA-256 与承诺不符", "the server seed does not hash to the commitment"],
   "fair.step.my_seed": ["记录里的我的种子不是我发出的", "my seed in the reveal is not the one I sent"],
   "fair.step.record": ["记录头里的验证信息与房间的不同", "the record's fair-deal header is not the room's"],
+  "fair.step.line": ["记录第 {n} 行的牌墙无法读取", "line {n} of the record holds no readable walls"],
   "fair.step.walls": ["记录里没有牌墙", "the record holds no wall"],
   "fair.step.wall": ["第 {h} 局的第 {w} 副牌墙不是种子生成的", "wall {w} of hand {h} is not the one the seeds make"],
   "fair.about": [

@@ -1,9 +1,9 @@
 import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { bracket, failureText, joinList, tr, type Lang } from "./i18n";
 import { botLevelName, seatName, signed, type ItemNames } from "./names";
-import { initialState, type ClientState, type Json, type RoomInfo } from "./state";
-import type { SeatEvent } from "./schema/server-messages";
-import { eventsOf, type HandView } from "./view";
+import { initialState, type ClientState, type RoomInfo } from "./state";
+import type { GameSeat, GameSummary, ReplayAnswer, ReplayFrame as FrameAnswer, RestAnswers } from "./schema/server-messages";
+import { eventsOf, handView, type HandView } from "./view";
 import { Wilds, wildsOf } from "./faces";
 import { PcButton } from "./pieces";
 import { actionPiece } from "./notation";
@@ -13,22 +13,25 @@ import { CenterInfo, PlayerArea } from "./table";
 import { rt } from "./review/text";
 
 /** One state of a replayed match (``GET /api/games/{id}/frames``, ``POST /api/replay``):
- * the spectator's view with every concealed hand, the events that led to it. */
-export interface ReplayFrame {
-  hand: number;
-  action: { seat: number; action: string } | null;
-  events: SeatEvent[];
+ * the spectator's view with every concealed hand, the events that led to it. The server
+ * takes no frame between hands, so its view always shows a hand (``replayData`` checks). */
+export interface ReplayFrame extends Omit<FrameAnswer, "state"> {
   state: HandView;
-  totals: number[];
 }
 
-export interface ReplayData {
-  variant: string;
-  seats: string[];
-  options: Record<string, unknown>;
-  hands: number;
-  totals: number[];
+export interface ReplayData extends Omit<ReplayAnswer, "frames"> {
   frames: ReplayFrame[];
+}
+
+/** The server's answer with each frame's view narrowed to a hand's (one that is not is
+ * dropped rather than drawn as a table it is not). */
+export function replayData(answer: ReplayAnswer): ReplayData {
+  const frames: ReplayFrame[] = [];
+  for (const frame of answer.frames ?? []) {
+    const state = handView(frame.state);
+    if (state) frames.push({ ...frame, state });
+  }
+  return { ...answer, frames };
 }
 
 function fakeRoom(data: ReplayData): RoomInfo {
@@ -67,10 +70,10 @@ export function formatDate(lang: Lang, v: unknown): string {
 }
 
 function GameList(props: { lang: Lang }) {
-  const [games, setGames] = useState<Json[] | null>(null);
+  const [games, setGames] = useState<GameSummary[] | null>(null);
   useEffect(() => {
     fetch("/api/games?status=finished&limit=30")
-      .then((r) => r.json())
+      .then((r) => (r.ok ? (r.json() as Promise<RestAnswers["GET /api/games"]>) : []))
       .then(setGames)
       .catch(() => setGames([]));
   }, []);
@@ -84,7 +87,7 @@ function GameList(props: { lang: Lang }) {
             <time>{formatDate(props.lang, g.updated_at ?? g.created_at)}</time> · {tr(props.lang, `variant.${g.variant}`)} ·{" "}
             {joinList(
               props.lang,
-              (g.seats ?? []).map((s: Json, k: number) => {
+              (g.seats ?? []).map((s: GameSeat, k: number) => {
                 const who = s.kind === "bot" ? tr(props.lang, "room.bot") + bracket(props.lang, botLevelName(props.lang, s.level)) : s.name || tr(props.lang, "seat.n", { n: k + 1 });
                 return `${who} ${signed(g.result?.totals?.[k] ?? 0)}`;
               }),
@@ -113,9 +116,12 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
   const load = (p: Promise<Response>) => {
     setError(null);
     p.then(async (r) => {
-      const body = await r.json().catch(() => ({ detail: `HTTP ${r.status}` }));
-      if (!r.ok) throw new Error(replayRefusal(lang, r.status, typeof body.detail === "string" ? body.detail : JSON.stringify(body)));
-      setData(body);
+      const body: unknown = await r.json().catch(() => ({ detail: `HTTP ${r.status}` }));
+      if (!r.ok) {
+        const detail = (body as { detail?: unknown } | null)?.detail;
+        throw new Error(replayRefusal(lang, r.status, typeof detail === "string" ? detail : JSON.stringify(body)));
+      }
+      setData(replayData(body as RestAnswers["GET /api/games/{game_id}/frames"]));
       setI(0);
     }).catch((e) => setError(failureText(lang, e)));
   };

@@ -1,7 +1,7 @@
 // The client's picture of a room, built only from server messages (docs/protocol.md).
 // Pure functions, so the unit tests can feed recorded messages through them.
 
-import type { Clock, MatchEnd, MatchState, RoomInfo, SeatEvent, SeatInfo, SeatView, ServerMessage, Snapshot, Update } from "./schema/server-messages";
+import type { Clock, FairInfo, MatchEnd, MatchState, RoomInfo, SeatEvent, SeatInfo, SeatView, ServerMessage, Snapshot, Update } from "./schema/server-messages";
 import { eventsOf, firstEvent, type EventOf, type Explanation } from "./view";
 
 export type Json = Record<string, any>;
@@ -67,7 +67,7 @@ export interface ClientState {
   /** The person gave the seat to a bot (``leave``); the seat token brings them back. */
   left: boolean;
   /** The room's fair deal as first shown to this client (the commitment to check at the end). */
-  fairShown: Json | null;
+  fairShown: FairInfo | null;
 }
 
 export function initialState(): ClientState {
@@ -92,7 +92,7 @@ export function initialState(): ClientState {
 }
 
 /** The first ``fair`` this client saw for the room, or the new room's when it changes. */
-function fairSeen(s: ClientState, room: Json): Json | null {
+function fairSeen(s: ClientState, room: RoomInfo | null | undefined): FairInfo | null {
   const fair = room?.fair ?? null;
   if (!fair) return s.fairShown;
   if (s.fairShown && s.fairShown.room === fair.room && s.fairShown.commitment === fair.commitment) {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { applyMessage, initialState, type RoomInfo } from "../src/state";
+import type { FairInfo, FairReveal } from "../src/schema/server-messages";
 import { checkFairDeal, handKey, handMessage, hexToBytes, bytesToHex, newClientSeed, rebuildWall, sha256Hex } from "../src/fair";
 
 // the spec's vectors (docs/spec/fair-deal.md §5), shared with the Python tests
@@ -27,8 +28,8 @@ describe("fair deal in the browser", () => {
   });
 
   const c = vectors.cases[1];
-  const shown = { scheme: "paiju-fair-1", commitment: c.commitment, room: c.room, client_seeds: c.client_seeds };
-  const reveal = { ...shown, server_seed: c.server_seed };
+  const shown: FairInfo = { scheme: "paiju-fair-1", commitment: c.commitment, room: c.room, client_seeds: c.client_seeds };
+  const reveal: FairReveal = { ...shown, server_seed: c.server_seed };
   const record = [
     { record: "paiju", fair: shown },
     { type: "hand_end", index: c.hand, walls: c.walls },
@@ -61,6 +62,13 @@ describe("fair deal in the browser", () => {
     expect(bad.ok).toBe(false);
     expect(bad.steps.at(-1)?.what).toBe(`wall 1 of hand ${c.hand + 1}`);
   });
+
+  it("refuses a record whose hand end is not numbers (a file anyone may hand over)", async () => {
+    const garbled = [record[0], { ...record[1], walls: [["1m", "2m"]] }, record[2]];
+    const bad = await checkFairDeal(shown, reveal, 0, c.client_seeds[0], garbled);
+    expect(bad.ok).toBe(false);
+    expect(bad.steps.at(-1)).toEqual({ what: "record line 2", ok: false });
+  });
 });
 
 describe("the commitment the client remembers", () => {
@@ -88,6 +96,7 @@ describe("the 验证 panel's words", () => {
     expect(stepText("zh", "wall 2 of hand 3")).toBe("第 3 局的第 2 副牌墙不是种子生成的");
     expect(stepText("en", "wall 2 of hand 3")).toBe("wall 2 of hand 3 is not the one the seeds make");
     expect(stepText("zh", "seed")).toBe("服务器种子的 SHA-256 与承诺不符");
+    expect(stepText("zh", "record line 2")).toBe("记录第 2 行的牌墙无法读取");
     expect(stepText("zh", "something new")).toBe("something new");
   });
 });

@@ -8,6 +8,7 @@ import { actionLabel } from "../hand";
 import type { ItemNames } from "../names";
 import { actionPiece, parseAction, parsePieces, sortPieces, withoutOne } from "../notation";
 import { EVENT_VERBS } from "../schema/grammar";
+import type { GameSeat, RestAnswers } from "../schema/server-messages";
 import { initialState, type ClientState, type Json, type RoomInfo } from "../state";
 import { CenterInfo, PlayerArea } from "../table";
 import {
@@ -420,9 +421,8 @@ export function ReviewPage(props: { lang: Lang; id: string | null; seat: number 
       .then(async (r) => {
         const body = await readJson(r);
         if (!r.ok) throw new Error(detailOf(body));
-        setNames(
-          (body.seats ?? []).map((s: Json) => (s.kind === "bot" ? `bot:${s.level ?? ""}` : String(s.name ?? ""))),
-        );
+        const game = body as RestAnswers["GET /api/games/{game_id}"];
+        setNames((game.seats ?? []).map((s: GameSeat) => (s.kind === "bot" ? `bot:${s.level ?? ""}` : String(s.name ?? ""))));
       })
       .catch((e) => setError({ text: String(e.message ?? e), retry: false }));
   }, [source]);
