@@ -1,11 +1,18 @@
-"""REST endpoints: health, variants, protocol schema, rooms and games lookups."""
+"""REST endpoints: health, variants, protocol schema, rooms and games lookups, and the
+answers' models (paiju.server.rest) published in the schema."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
+from paiju.server import events as E
+from paiju.server import rest as R
+from paiju.server import views as V
 from paiju.server.protocol import PROTOCOL_VERSION
 from paiju.variants import VARIANTS
 
@@ -63,3 +70,88 @@ def test_room_lookup_shows_public_setup(client: TestClient, player_factory: Any)
         assert room["code"] == code and room["status"] == "waiting"
         assert [s["kind"] for s in room["seats"]] == ["person", "bot", "bot", "bot"]
         assert client.get(f"/api/rooms/{code.lower()}").status_code == 200
+
+
+def _finished_game(client: TestClient, player_factory: Any, variant: str = "jiaxing") -> str:
+    with client.websocket_connect("/ws") as ws:
+        p = player_factory(ws)
+        p.recv()
+        n = VARIANTS[variant].describe()["seats"]
+        p.create(variant, options={"hands": 1}, seats=[{"kind": "bot", "level": "random"}] * n)
+        end = p.until("match_end")
+    game_id: str = end["game_id"]
+    return game_id
+
+
+def test_the_schema_publishes_the_rest_answers_beside_the_messages(client: TestClient) -> None:
+    body = client.get("/api/schema").json()
+    # the URLs and keys the client already reads stay as they were
+    assert set(body) == {"version", "client_messages", "server_messages"}
+    assert client.get("/api/protocol").json()["client_messages"] == body["client_messages"]
+    schema = body["server_messages"]
+    assert schema["title"] == "ServerMessage" and "oneOf" in schema
+    rest = schema["rest"]
+    assert set(rest) == set(R.REST_ANSWERS)
+    assert rest["GET /api/games"] == {"type": "array", "items": {"$ref": "#/$defs/GameSummary"}}
+    defs = schema["$defs"]
+    for name in ("GameSummary", "GameSeat", "GameResult", "ReplayAnswer", "ReplayFrame"):
+        assert name in defs, name
+    frame = defs["ReplayFrame"]["properties"]
+    assert frame["state"] == {"$ref": "#/$defs/SeatView"}
+    assert frame["events"]["items"] == {"$ref": "#/$defs/SeatEvent"}
+    assert "paiju:ref:" not in json.dumps(schema)
+
+
+def test_game_answers_fit_their_models(client: TestClient, player_factory: Any) -> None:
+    game_id = _finished_game(client, player_factory)
+    listed = client.get("/api/games").json()
+    games = R.GAME_LIST.validate_python(listed)
+    assert [g.id for g in games] == [game_id]
+    one = client.get(f"/api/games/{game_id}").json()
+    assert one == listed[0]
+    game = R.GameSummary.model_validate(one)
+    assert game.status == "finished" and game.result is not None
+    assert game.result.hands == 1 and game.result.totals is not None
+    assert sum(game.result.totals) == 0
+    assert [s.kind for s in game.seats] == ["bot"] * 4
+    # an unfinished result is absent fields, not nulls (as it was before the models)
+    assert set(one["result"]) == {"totals", "hands"}
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "qinger"])
+def test_replay_frames_fit_their_models(
+    client: TestClient, player_factory: Any, variant: str
+) -> None:
+    game_id = _finished_game(client, player_factory, variant)
+    answer = client.get(f"/api/games/{game_id}/frames").json()
+    replay = R.validate_replay(answer)
+    assert replay.variant == variant and replay.hands == 1 and replay.frames
+    for frame in answer["frames"]:
+        V.validate_view(frame["state"])
+        for event in frame["events"]:
+            E.validate_event(event, variant)
+    record = client.get(f"/api/games/{game_id}/record").text
+    assert R.validate_replay(client.post("/api/replay", content=record).json()) == replay
+
+
+def test_a_damaged_result_is_listed_as_such() -> None:
+    from paiju.server.app import _game_json
+    from paiju.server.storage import StoredGame
+
+    room = {"seats": [{"kind": "alien", "name": "x"}, "junk"]}
+    result = {"reviews": "not a mapping"}
+    row = StoredGame("g1", "ABCD", "jiaxing", "finished", room, result, 1.0, 2.0)
+    answer = _game_json(row)
+    game = R.GameSummary.model_validate(answer)
+    assert game.result is not None and game.result.error
+    assert answer["seats"] == [{"kind": None, "level": None, "name": "x"}]
+
+
+def test_a_bad_answer_does_not_fit() -> None:
+    good: dict[str, Any] = {"variant": "jiaxing", "seats": [], "options": {}, "hands": 0}
+    good.update(totals=[], frames=[])
+    R.validate_replay(good)
+    with pytest.raises(ValidationError):
+        R.validate_replay({**good, "frames": [{"hand": 0}]})
+    with pytest.raises(ValidationError):
+        R.validate_replay({**good, "surprise": 1})

@@ -2,7 +2,7 @@
 // TypeScript types from the server's published JSON Schemas: every web/src/schema/NAME.json
 // (written by scripts/server-schema.py, served at GET /api/schema) becomes NAME.ts beside it.
 // Handles the subset pydantic emits: objects, $defs/$ref, const/enum, anyOf/oneOf, arrays,
-// additionalProperties, nullable fields.
+// additionalProperties, nullable fields; ``rest`` (endpoint → answer) becomes RestAnswers.
 //
 //   node scripts/schema-types.mjs          # rewrite the .ts files
 //   node scripts/schema-types.mjs --check  # exit 1 when a committed .ts file is stale
@@ -98,9 +98,16 @@ export function generate(schema, source) {
     out.push(body.startsWith("{") ? `${head}export interface ${typeName(name)} ${body}` : `${head}export type ${typeName(name)} = ${body};`, "");
   }
   if (schema.title) {
-    const { $defs: _d, definitions: _e, title, protocol: _p, ...root } = schema;
+    const { $defs: _d, definitions: _e, title, protocol: _p, rest: _r, ...root } = schema;
     const body = tsType(root);
     out.push(`${comment(schema.description, "")}export type ${typeName(title)} = ${body};`, "");
+  }
+  if (schema.rest && typeof schema.rest === "object") {
+    // the REST answers by endpoint: fetch(...).json() as RestAnswers["GET /api/games"]
+    const lines = Object.keys(schema.rest)
+      .sort()
+      .map((k) => `  ${literal(k)}: ${tsType(schema.rest[k], "  ")};`);
+    out.push("/** The JSON answer of each REST endpoint (method and path as the server routes it). */", `export interface RestAnswers {\n${lines.join("\n")}\n}`, "");
   }
   if (typeof schema.protocol === "number") out.push(`export const PROTOCOL_VERSION = ${schema.protocol};`, "");
   return out.join("\n");

@@ -27,6 +27,31 @@ describe("types generated from the server's JSON Schema", () => {
     expect(text).toContain("export type ServerMessage = Pong | Error;");
     expect(text).toContain("export const PROTOCOL_VERSION = 1;");
   });
+  it("names each REST endpoint's answer (the schema's rest index)", () => {
+    const text = generate(
+      {
+        title: "ServerMessage",
+        oneOf: [{ $ref: "#/$defs/Pong" }],
+        rest: { "GET /api/games": { type: "array", items: { $ref: "#/$defs/Game" } }, "POST /api/replay": { $ref: "#/$defs/Replay" } },
+        $defs: { Pong: { type: "object", properties: { type: { const: "pong" } } }, Game: { type: "object" }, Replay: { type: "object" } },
+      },
+      "test.json",
+    );
+    expect(text).toContain('export interface RestAnswers {\n  "GET /api/games": Game[];\n  "POST /api/replay": Replay;\n}');
+    // the index is no part of the message union
+    expect(text).toContain("export type ServerMessage = Pong;");
+  });
+  it("has the committed REST answers typed (game list, game, replay frames)", () => {
+    const server = outputs().find(([json]) => json.endsWith("server-messages.json"));
+    expect(server).toBeDefined();
+    const [json, , text] = server!;
+    const rest = JSON.parse(readFileSync(json, "utf8")).rest;
+    expect(Object.keys(rest).sort()).toEqual(["GET /api/games", "GET /api/games/{game_id}", "GET /api/games/{game_id}/frames", "POST /api/replay"]);
+    for (const name of ["GameSummary", "GameSeat", "GameResult", "ReplayAnswer", "ReplayFrame", "FrameAction"]) {
+      expect(text).toContain(`export interface ${name} {`);
+    }
+    expect(text).toContain('"GET /api/games": GameSummary[];');
+  });
   it("has every committed schema's types up to date (npm run schema-types)", () => {
     for (const [json, ts, text] of outputs()) {
       expect(existsSync(ts), `${ts} is missing for ${json}`).toBe(true);

@@ -17,11 +17,13 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from starlette.middleware.gzip import GZipMiddleware
 
 import paiju
 from paiju.server import messages as M
 from paiju.server import protocol as P
+from paiju.server import rest as R
 from paiju.server.http import BodyLimit, SecurityHeaders, client_address, origin_allowed
 from paiju.server.manager import RoomManager
 from paiju.server.metrics import health_report, prometheus_text
@@ -344,20 +346,33 @@ def _has_free_seat(room: Any) -> bool:
 
 
 def _game_json(game: Any) -> dict[str, Any]:
-    return {
+    """The game as ``R.GameSummary`` (built through the model, so the answer is what the
+    published schema says); a row whose result does not fit says so in ``error``."""
+    seats = [
+        {"kind": _seat_kind(s.get("kind")), "level": s.get("level"), "name": s.get("name")}
+        for s in game.room.get("seats", [])
+        if isinstance(s, dict)
+    ]
+    fields = {
         "id": game.id,
         "room": game.room_code,
         "variant": game.variant,
         "status": game.status,
-        "seats": [
-            {"kind": s.get("kind"), "level": s.get("level"), "name": s.get("name")}
-            for s in game.room.get("seats", [])
-            if isinstance(s, dict)
-        ],
-        "result": game.result,
+        "seats": seats,
         "created_at": game.created_at,
         "updated_at": game.updated_at,
     }
+    try:
+        summary = R.GameSummary.model_validate({**fields, "result": game.result})
+    except ValidationError:
+        summary = R.GameSummary.model_validate(
+            {**fields, "result": {"error": "this game's stored result is damaged"}}
+        )
+    return summary.model_dump(mode="json", exclude_unset=True)
+
+
+def _seat_kind(kind: Any) -> str | None:
+    return kind if kind in ("person", "bot") else None
 
 
 async def _reap(manager: RoomManager) -> None:

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
 
 from paiju.server.events import REF_MARK, SeatEventJSON, seat_event_schema
+from paiju.server.rest import rest_index, rest_schema
 from paiju.server.views import seat_view_schema
 
 JSONObject = dict[str, Any]
@@ -275,7 +276,8 @@ def error(code: str, message: str) -> JSONObject:
 
 
 def server_schema() -> JSONObject:
-    """JSON Schema of every server message (the web client generates its types from it)."""
+    """JSON Schema of every server message (the web client generates its types from it),
+    with the REST answers' models beside them in ``$defs`` (``rest``: endpoint → answer)."""
     schema: JSONObject = SERVER_MESSAGE.json_schema(mode="serialization")
     schema["title"] = "ServerMessage"
     for definition in schema.get("$defs", {}).values():
@@ -296,6 +298,13 @@ def server_schema() -> JSONObject:
         raise AssertionError(f"event models share names with others: {sorted(clash)}")
     defs.update(events.pop("$defs"))
     defs["SeatEvent"] = {"title": "SeatEvent", **events}
+    answers = rest_schema()
+    clash = set(defs) & set(answers)
+    if clash:  # pragma: no cover - a renamed model would shadow another
+        raise AssertionError(f"REST answer models share names with others: {sorted(clash)}")
+    defs.update(answers)
+    # which $defs entry answers which REST endpoint (the root stays the message union)
+    schema["rest"] = rest_index()
     _point_at_seat_view(schema)
     return schema
 

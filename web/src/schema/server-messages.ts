@@ -96,6 +96,46 @@ export interface FormulaLine {
   zh: string;
 }
 
+export interface FrameAction {
+  /** The decision in the record's notation (docs/spec/notation.md). */
+  action: string;
+  seat: number;
+}
+
+/**
+ * A finished game's ``totals`` and ``hands``, the seats' ``reviews`` (keyed by the
+ * seat number as text) once reviewed; a broken game's or damaged row's ``error``.
+ */
+export interface GameResult {
+  error?: string | null;
+  hands?: number | null;
+  reviews?: Record<string, SeatReview> | null;
+  totals?: number[] | null;
+  [key: string]: unknown;
+}
+
+/** A seat of a stored game as its room had it (None where a damaged row lacks it). */
+export interface GameSeat {
+  kind: "person" | "bot" | null;
+  /** The bot's level (``random``, ``greedy``, ``strong`` …); None for a person. */
+  level: string | null;
+  name: string | null;
+}
+
+/** One game of ``GET /api/games`` (newest first) or ``GET /api/games/{id}``. */
+export interface GameSummary {
+  /** Seconds since 1970 (UTC). */
+  created_at: number;
+  id: string;
+  /** None while the game is played; its record is public once ``finished``. */
+  result: GameResult | null;
+  room: string;
+  seats: GameSeat[];
+  status: "playing" | "finished" | "broken" | "abandoned";
+  updated_at: number;
+  variant: string;
+}
+
 /** The win threshold and this seat's running score against it (None when unknown). */
 export interface GateView {
   running: number | null;
@@ -615,6 +655,29 @@ export interface ReplacementDrawEvent {
   type: "replacement_draw";
 }
 
+/** ``GET /api/games/{id}/frames`` (a finished game) and ``POST /api/replay`` (a record). */
+export interface ReplayAnswer {
+  frames: ReplayFrame[];
+  hands: number;
+  /** The game's full options (the variant's option fields, docs/spec/). */
+  options: Record<string, unknown>;
+  /** The record header's seat labels (a name, or ``bot:LEVEL``). */
+  seats: string[];
+  totals: number[];
+  variant: string;
+}
+
+/** One state of a replayed match: after the deal (``action`` None) or after a decision. */
+export interface ReplayFrame {
+  action: FrameAction | null;
+  /** The events of this step, every seat's (the record shows them all). */
+  events: SeatEvent[];
+  /** The hands finished before this one (0 in the first hand). */
+  hand: number;
+  state: SeatView;
+  totals: number[];
+}
+
 export interface Resumed {
   type: "resumed";
 }
@@ -653,6 +716,12 @@ export interface SeatInfo {
   name: string;
   seat: number;
   taken: boolean;
+}
+
+/** A seat's review summary kept with the game (我的对局). */
+export interface SeatReview {
+  agreement: number;
+  decisions: number;
 }
 
 export type SeatView = JiaxingView | TaixingView | QingerView | BetweenHandsView;
@@ -824,5 +893,13 @@ export interface You {
 }
 
 export type ServerMessage = Welcome | Pong | RoomCreated | RoomMessage | Snapshot | Seated | HandStart | Update | Timeout | HandEnd | MatchEnd | Left | Paused | Resumed | Error;
+
+/** The JSON answer of each REST endpoint (method and path as the server routes it). */
+export interface RestAnswers {
+  "GET /api/games": GameSummary[];
+  "GET /api/games/{game_id}": GameSummary;
+  "GET /api/games/{game_id}/frames": ReplayAnswer;
+  "POST /api/replay": ReplayAnswer;
+}
 
 export const PROTOCOL_VERSION = 1;

@@ -1,0 +1,145 @@
+"""The JSON answers of the REST endpoints the web client reads, as pydantic models.
+
+``GET /api/games`` (a list of :class:`GameSummary`), ``GET /api/games/{id}`` (one) and the
+replay frames (``GET /api/games/{id}/frames``, ``POST /api/replay``: a
+:class:`ReplayAnswer`). Their JSON Schemas are published with the server messages' (in
+``$defs`` of ``GET /api/schema``'s ``server_messages`` and of
+``web/src/schema/server-messages.json``, ``rest`` naming which answers which endpoint) so
+the web client's generated types cover them too. The game list is built through its models;
+the frames, megabytes for a long match, are encoded as the replayer made them and checked
+against :class:`ReplayAnswer` by the tests (as seat views and events are).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, WithJsonSchema
+
+from paiju.server.events import REF_MARK
+
+JSONObject = dict[str, Any]
+
+# markers as in paiju.server.messages: the seat view and the events are defined there
+_SpectatorViewJSON = Annotated[JSONObject, WithJsonSchema({"$comment": REF_MARK + "SeatView"})]
+_EventJSON = Annotated[JSONObject, WithJsonSchema({"$comment": REF_MARK + "SeatEvent"})]
+
+
+class _Answer(BaseModel):
+    # every field is always sent, None included: the schema says so
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_serialization_defaults_required=True,
+        use_attribute_docstrings=True,
+    )
+
+
+class GameSeat(_Answer):
+    """A seat of a stored game as its room had it (None where a damaged row lacks it)."""
+
+    kind: Literal["person", "bot"] | None
+    level: str | None
+    """The bot's level (``random``, ``greedy``, ``strong`` …); None for a person."""
+    name: str | None
+
+
+class SeatReview(_Answer):
+    """A seat's review summary kept with the game (我的对局)."""
+
+    decisions: int
+    agreement: float
+
+
+class GameResult(_Answer):
+    """A finished game's ``totals`` and ``hands``, the seats' ``reviews`` (keyed by the
+    seat number as text) once reviewed; a broken game's or damaged row's ``error``."""
+
+    model_config = ConfigDict(extra="allow", json_schema_serialization_defaults_required=False)
+    totals: list[int] | None = None
+    hands: int | None = None
+    reviews: dict[str, SeatReview] | None = None
+    error: str | None = None
+
+
+class GameSummary(_Answer):
+    """One game of ``GET /api/games`` (newest first) or ``GET /api/games/{id}``."""
+
+    id: str
+    room: str
+    variant: str
+    status: Literal["playing", "finished", "broken", "abandoned"]
+    seats: list[GameSeat]
+    result: GameResult | None
+    """None while the game is played; its record is public once ``finished``."""
+    created_at: float
+    """Seconds since 1970 (UTC)."""
+    updated_at: float
+
+
+class FrameAction(_Answer):
+    seat: int
+    action: str
+    """The decision in the record's notation (docs/spec/notation.md)."""
+
+
+class ReplayFrame(_Answer):
+    """One state of a replayed match: after the deal (``action`` None) or after a decision."""
+
+    hand: int
+    """The hands finished before this one (0 in the first hand)."""
+    action: FrameAction | None
+    events: list[_EventJSON]
+    """The events of this step, every seat's (the record shows them all)."""
+    state: _SpectatorViewJSON
+    """The spectator's view with every seat's concealed ``hand`` filled in (no ``events``)."""
+    totals: list[int]
+
+
+class ReplayAnswer(_Answer):
+    """``GET /api/games/{id}/frames`` (a finished game) and ``POST /api/replay`` (a record)."""
+
+    variant: str
+    seats: list[str]
+    """The record header's seat labels (a name, or ``bot:LEVEL``)."""
+    options: JSONObject
+    """The game's full options (the variant's option fields, docs/spec/)."""
+    hands: int
+    totals: list[int]
+    frames: list[ReplayFrame]
+
+
+REST_ANSWERS: dict[str, tuple[str, bool]] = {
+    "GET /api/games": ("GameSummary", True),
+    "GET /api/games/{game_id}": ("GameSummary", False),
+    "GET /api/games/{game_id}/frames": ("ReplayAnswer", False),
+    "POST /api/replay": ("ReplayAnswer", False),
+}
+"""Endpoint → (the model of its answer, whether the answer is a list of them)."""
+
+_MODELS: tuple[type[BaseModel], ...] = (GameSummary, ReplayAnswer)
+GAME_LIST: TypeAdapter[list[GameSummary]] = TypeAdapter(list[GameSummary])
+
+
+def rest_schema() -> JSONObject:
+    """``$defs`` of every REST answer model (with markers for the seat view and events,
+    which ``messages.server_schema`` turns into references)."""
+    defs: JSONObject = {}
+    for model in _MODELS:
+        schema = model.model_json_schema(mode="serialization", ref_template="#/$defs/{model}")
+        defs.update(schema.pop("$defs", {}))
+        defs[model.__name__] = schema
+    return defs
+
+
+def rest_index() -> JSONObject:
+    """Endpoint → the JSON Schema of its answer, by reference into ``$defs``."""
+    out: JSONObject = {}
+    for endpoint, (name, many) in REST_ANSWERS.items():
+        ref = {"$ref": f"#/$defs/{name}"}
+        out[endpoint] = {"type": "array", "items": ref} if many else ref
+    return out
+
+
+def validate_replay(answer: JSONObject) -> ReplayAnswer:
+    """Check a replay answer's shape (the seat views and events are checked apart)."""
+    return ReplayAnswer.model_validate(answer)
