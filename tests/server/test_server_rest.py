@@ -94,7 +94,11 @@ def test_the_schema_publishes_the_rest_answers_beside_the_messages(client: TestC
     assert set(rest) == set(R.REST_ANSWERS)
     assert rest["GET /api/games"] == {"type": "array", "items": {"$ref": "#/$defs/GameSummary"}}
     defs = schema["$defs"]
-    for name in ("GameSummary", "GameSeat", "GameResult", "ReplayAnswer", "ReplayFrame"):
+    assert rest["POST /api/review"] == {
+        "anyOf": [{"$ref": "#/$defs/ReviewAnswer"}, {"$ref": "#/$defs/ReviewProgress"}]
+    }
+    names = ("GameSummary", "GameSeat", "GameResult", "ReplayAnswer", "ReplayFrame")
+    for name in (*names, "ReviewAnswer", "ReviewDecision", "ReviewProgress"):
         assert name in defs, name
     frame = defs["ReplayFrame"]["properties"]
     assert frame["state"] == {"$ref": "#/$defs/SeatView"}

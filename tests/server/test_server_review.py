@@ -1,4 +1,5 @@
-"""Review over REST (paiju.server.review_api): the paiju review --json object."""
+"""Review over REST (paiju.server.review_api): the paiju review --json object, and its
+answers fit the models published in the schema (paiju.server.rest)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fastapi.testclient import TestClient
 from paiju.bots import make_player
 from paiju.engine.match import Match
 from paiju.engine.record import record_match
+from paiju.server import rest as R
 from paiju.variants import VARIANTS
 
 
@@ -118,11 +120,15 @@ def test_a_review_asked_not_to_wait_says_how_far_it_got(client: TestClient) -> N
         seen.append(state)
         assert state["status"] in ("queued", "running") and 0 <= state["done"] <= state["total"]
         assert state["total"] in (0, actions) and state["ahead"] >= 0
+        assert isinstance(R.validate_review(state), R.ReviewProgress)  # as published
         time.sleep(0.1)
         reply = client.get(f"/api/review/jobs/{state['job']}")
     assert reply.status_code == 200
     doc = reply.json()
     assert doc["seat"] == 0 and doc["n_decisions"] > 0
+    review = R.validate_review(doc)
+    assert isinstance(review, R.ReviewAnswer) and review.decisions[0].view is not None
+    assert len(review.decisions) == review.n_decisions
     # the same answer as a review that waits
     assert client.post("/api/review?seat=0", content=text).json() == doc
     if seen:  # a finished job stays to be fetched

@@ -41,16 +41,26 @@ describe("types generated from the server's JSON Schema", () => {
     // the index is no part of the message union
     expect(text).toContain("export type ServerMessage = Pong;");
   });
-  it("has the committed REST answers typed (game list, game, replay frames)", () => {
+  it("has the committed REST answers typed (game list, game, replay frames, reviews)", () => {
     const server = outputs().find(([json]) => json.endsWith("server-messages.json"));
     expect(server).toBeDefined();
     const [json, , text] = server!;
     const rest = JSON.parse(readFileSync(json, "utf8")).rest;
-    expect(Object.keys(rest).sort()).toEqual(["GET /api/games", "GET /api/games/{game_id}", "GET /api/games/{game_id}/frames", "POST /api/replay"]);
-    for (const name of ["GameSummary", "GameSeat", "GameResult", "ReplayAnswer", "ReplayFrame", "FrameAction"]) {
+    expect(Object.keys(rest).sort()).toEqual([
+      "GET /api/games",
+      "GET /api/games/{game_id}",
+      "GET /api/games/{game_id}/frames",
+      "GET /api/games/{game_id}/review",
+      "GET /api/review/jobs/{job}",
+      "POST /api/replay",
+      "POST /api/review",
+    ]);
+    const names = ["GameSummary", "GameSeat", "GameResult", "ReplayAnswer", "ReplayFrame", "FrameAction"];
+    for (const name of [...names, "ReviewAnswer", "ReviewDecision", "ReviewCandidate", "ReviewProgress"]) {
       expect(text).toContain(`export interface ${name} {`);
     }
     expect(text).toContain('"GET /api/games": GameSummary[];');
+    expect(text).toContain('"POST /api/review": ReviewAnswer | ReviewProgress;');
   });
   it("has every committed schema's types up to date (npm run schema-types)", () => {
     for (const [json, ts, text] of outputs()) {

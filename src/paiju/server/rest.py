@@ -1,13 +1,15 @@
 """The JSON answers of the REST endpoints the web client reads, as pydantic models.
 
-``GET /api/games`` (a list of :class:`GameSummary`), ``GET /api/games/{id}`` (one) and the
+``GET /api/games`` (a list of :class:`GameSummary`), ``GET /api/games/{id}`` (one), the
 replay frames (``GET /api/games/{id}/frames``, ``POST /api/replay``: a
-:class:`ReplayAnswer`). Their JSON Schemas are published with the server messages' (in
-``$defs`` of ``GET /api/schema``'s ``server_messages`` and of
+:class:`ReplayAnswer`) and the reviews (``GET /api/games/{id}/review``, ``POST
+/api/review``, ``GET /api/review/jobs/{job}``: a :class:`ReviewAnswer`, or while it is
+not done, status 202, a :class:`ReviewProgress`). Their JSON Schemas are published with
+the server messages' (in ``$defs`` of ``GET /api/schema``'s ``server_messages`` and of
 ``web/src/schema/server-messages.json``, ``rest`` naming which answers which endpoint) so
 the web client's generated types cover them too. The game list is built through its models;
-the frames, megabytes for a long match, are encoded as the replayer made them and checked
-against :class:`ReplayAnswer` by the tests (as seat views and events are).
+the frames (megabytes for a long match) and the reviews (made in the review worker) are
+sent as built and checked against their models by the tests (as seat views and events are).
 """
 
 from __future__ import annotations
@@ -108,15 +110,87 @@ class ReplayAnswer(_Answer):
     frames: list[ReplayFrame]
 
 
+class ReviewCandidate(_Answer):
+    """A move the bot weighed: its expected ``points`` (the seat's, to the hand's end), the
+    chances to ``win`` and to ``deal_in`` (None where the search did not estimate them)."""
+
+    action: str
+    points: float | None
+    win: float | None
+    deal_in: float | None
+
+
+class ReviewDecision(_Answer):
+    """One decision of the reviewed seat (docs/bots.md, paiju review)."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+    hand: int
+    """From 1 over the record."""
+    turn: int
+    """The seat's own decision number in that hand, from 1."""
+    move: int
+    """The hand's action number (every seat's), from 1."""
+    line: int
+    """The record line of the action, from 1."""
+    choice: str
+    bot: str
+    """The strong bot's choice."""
+    agree: bool
+    given_up: float
+    """Expected points given up against the bot's choice (0 when as good)."""
+    search: str
+    candidates: list[ReviewCandidate]
+    view: JSONObject | None = None
+    """The table as the seat saw it before choosing (its own view, as in ``state``, with
+    ``match_totals``: the totals as the hand began); absent when no views were asked."""
+
+
+class ReviewAnswer(_Answer):
+    """``paiju review --json`` for one seat: the server's answer once a review is done."""
+
+    variant: str
+    seat: int
+    bot: str
+    seats: list[str]
+    hands: int
+    n_decisions: int
+    agreement: float
+    """The share of decisions where the seat chose as the bot (1.0 with none)."""
+    given_up: float
+    given_up_per_hand: float
+    tolerance: float
+    mistakes: list[ReviewDecision]
+    """The decisions that gave up points, costliest first."""
+    decisions: list[ReviewDecision]
+
+
+class ReviewProgress(_Answer):
+    """A review not done yet (status 202): how far it got."""
+
+    status: Literal["queued", "running"]
+    done: int
+    """Moves of the record replayed (0 while queued)."""
+    total: int
+    ahead: int
+    """Reviews to run before this one."""
+    job: str
+    """Ask ``GET /api/review/jobs/{job}`` for it again."""
+
+
+_REVIEW = ("ReviewAnswer|ReviewProgress", False)
 REST_ANSWERS: dict[str, tuple[str, bool]] = {
     "GET /api/games": ("GameSummary", True),
     "GET /api/games/{game_id}": ("GameSummary", False),
     "GET /api/games/{game_id}/frames": ("ReplayAnswer", False),
     "POST /api/replay": ("ReplayAnswer", False),
+    "GET /api/games/{game_id}/review": _REVIEW,
+    "POST /api/review": _REVIEW,
+    "GET /api/review/jobs/{job}": _REVIEW,
 }
-"""Endpoint → (the model of its answer, whether the answer is a list of them)."""
+"""Endpoint → (the model of its answer, ``A|B`` for one of two, whether the answer is a
+list of them). A review answers 200 with a ``ReviewAnswer``, 202 with a ``ReviewProgress``."""
 
-_MODELS: tuple[type[BaseModel], ...] = (GameSummary, ReplayAnswer)
+_MODELS: tuple[type[BaseModel], ...] = (GameSummary, ReplayAnswer, ReviewAnswer, ReviewProgress)
 GAME_LIST: TypeAdapter[list[GameSummary]] = TypeAdapter(list[GameSummary])
 
 
@@ -134,10 +208,18 @@ def rest_schema() -> JSONObject:
 def rest_index() -> JSONObject:
     """Endpoint → the JSON Schema of its answer, by reference into ``$defs``."""
     out: JSONObject = {}
-    for endpoint, (name, many) in REST_ANSWERS.items():
-        ref = {"$ref": f"#/$defs/{name}"}
+    for endpoint, (names, many) in REST_ANSWERS.items():
+        refs = [{"$ref": f"#/$defs/{name}"} for name in names.split("|")]
+        ref = refs[0] if len(refs) == 1 else {"anyOf": refs}
         out[endpoint] = {"type": "array", "items": ref} if many else ref
     return out
+
+
+def validate_review(answer: JSONObject) -> ReviewAnswer | ReviewProgress:
+    """Check a review endpoint's answer: done, or how far it got."""
+    if answer.get("status") in ("queued", "running"):
+        return ReviewProgress.model_validate(answer)
+    return ReviewAnswer.model_validate(answer)
 
 
 def validate_replay(answer: JSONObject) -> ReplayAnswer:

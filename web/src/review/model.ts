@@ -1,43 +1,22 @@
 // The review (复盘) as data: the server's review object (paiju review --json, with each
 // decision's view), how much each decision gave up, moving between decisions, and the
 // 我的对局 chart. Pure functions, no DOM.
+import type { ReviewAnswer, ReviewCandidate, ReviewDecision, ReviewProgress as ProgressAnswer } from "../schema/server-messages";
 import type { HandView } from "../view";
 import type { Lang } from "../i18n";
 import { botLevelName } from "../names";
 
-export interface Candidate {
-  action: string;
-  points: number | null;
-  win: number | null;
-  deal_in: number | null;
-}
+export type Candidate = ReviewCandidate;
 
-export interface Decision {
-  hand: number;
-  turn: number;
-  move: number;
-  line: number;
-  choice: string;
-  bot: string;
-  agree: boolean;
-  given_up: number;
-  search: string;
-  candidates: Candidate[];
+/** A decision (the generated ``ReviewDecision``) with its view typed as a hand's: the
+ * server reviews decisions, which are only ever taken in a hand. */
+export interface Decision extends Omit<ReviewDecision, "view"> {
   /** The table as the reviewed seat saw it before choosing (its own view). */
   view?: HandView & { match_totals?: number[] };
 }
 
-export interface ReviewDoc {
-  variant: string;
-  seat: number;
-  bot: string;
-  seats: string[];
-  hands: number;
-  n_decisions: number;
-  agreement: number;
-  given_up: number;
-  given_up_per_hand: number;
-  tolerance: number;
+/** The server's review (``ReviewAnswer``, GET /api/games/{id}/review, POST /api/review). */
+export interface ReviewDoc extends Omit<ReviewAnswer, "mistakes" | "decisions"> {
   mistakes: Decision[];
   decisions: Decision[];
 }
@@ -234,12 +213,8 @@ export function shortDate(lang: Lang, v: unknown): string {
 
 /** A review on its way (the server's 202): how many moves of the record are replayed of
  * how many, and how many reviews run before it. */
-export interface ReviewProgress {
-  status: string;
-  done: number;
-  total: number;
-  ahead: number;
-}
+/** How far a review not done yet got (the 202 answer, ``ReviewProgress``, less its ``job``). */
+export type ReviewProgress = Pick<ProgressAnswer, "status" | "done" | "total" | "ahead">;
 
 /** The progress as a share of the record replayed (0–1; 0 while it waits). */
 export function progressShare(p: ReviewProgress | null | undefined): number {

@@ -8,7 +8,7 @@ import { actionLabel } from "../hand";
 import type { ItemNames } from "../names";
 import { actionPiece, parseAction, parsePieces, sortPieces, withoutOne } from "../notation";
 import { EVENT_VERBS } from "../schema/grammar";
-import type { GameSeat, RestAnswers } from "../schema/server-messages";
+import type { GameSeat, RestAnswers, ReviewProgress as ReviewProgressAnswer } from "../schema/server-messages";
 import { initialState, type ClientState, type Json, type RoomInfo } from "../state";
 import { CenterInfo, PlayerArea } from "../table";
 import {
@@ -445,7 +445,9 @@ export function ReviewPage(props: { lang: Lang; id: string | null; seat: number 
         setProgress(body as ReviewProgress);
         await new Promise((ok) => setTimeout(ok, 800));
         if (mine !== runs.current) return null;
-        return follow(await fetch(`/api/review/jobs/${encodeURIComponent(String(body.job))}`));
+        // 202 is the ReviewAnswer | ReviewProgress union's progress, which names its job
+        const { job } = body as ReviewProgressAnswer;
+        return follow(await fetch(`/api/review/jobs/${encodeURIComponent(String(job))}`));
       }
       if (r.status === 429) {
         setError({ text: rt(lang, "review.busy"), retry: true });

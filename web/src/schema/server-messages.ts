@@ -682,6 +682,72 @@ export interface Resumed {
   type: "resumed";
 }
 
+/** ``paiju review --json`` for one seat: the server's answer once a review is done. */
+export interface ReviewAnswer {
+  /** The share of decisions where the seat chose as the bot (1.0 with none). */
+  agreement: number;
+  bot: string;
+  decisions: ReviewDecision[];
+  given_up: number;
+  given_up_per_hand: number;
+  hands: number;
+  /** The decisions that gave up points, costliest first. */
+  mistakes: ReviewDecision[];
+  n_decisions: number;
+  seat: number;
+  seats: string[];
+  tolerance: number;
+  variant: string;
+}
+
+/**
+ * A move the bot weighed: its expected ``points`` (the seat's, to the hand's end), the
+ * chances to ``win`` and to ``deal_in`` (None where the search did not estimate them).
+ */
+export interface ReviewCandidate {
+  action: string;
+  deal_in: number | null;
+  points: number | null;
+  win: number | null;
+}
+
+/** One decision of the reviewed seat (docs/bots.md, paiju review). */
+export interface ReviewDecision {
+  agree: boolean;
+  /** The strong bot's choice. */
+  bot: string;
+  candidates: ReviewCandidate[];
+  choice: string;
+  /** Expected points given up against the bot's choice (0 when as good). */
+  given_up: number;
+  /** From 1 over the record. */
+  hand: number;
+  /** The record line of the action, from 1. */
+  line: number;
+  /** The hand's action number (every seat's), from 1. */
+  move: number;
+  search: string;
+  /** The seat's own decision number in that hand, from 1. */
+  turn: number;
+  /**
+   * The table as the seat saw it before choosing (its own view, as in ``state``, with
+   * ``match_totals``: the totals as the hand began); absent when no views were asked.
+   */
+  view?: Record<string, unknown> | null;
+}
+
+/** A review not done yet (status 202): how far it got. */
+export interface ReviewProgress {
+  /** Reviews to run before this one. */
+  ahead: number;
+  /** Moves of the record replayed (0 while queued). */
+  done: number;
+  /** Ask ``GET /api/review/jobs/{job}`` for it again. */
+  job: string;
+  status: "queued" | "running";
+  total: number;
+}
+
 export interface RoomCreated {
   code: string;
   type: "room_created";
@@ -899,7 +965,10 @@ export interface RestAnswers {
   "GET /api/games": GameSummary[];
   "GET /api/games/{game_id}": GameSummary;
   "GET /api/games/{game_id}/frames": ReplayAnswer;
+  "GET /api/games/{game_id}/review": ReviewAnswer | ReviewProgress;
+  "GET /api/review/jobs/{job}": ReviewAnswer | ReviewProgress;
   "POST /api/replay": ReplayAnswer;
+  "POST /api/review": ReviewAnswer | ReviewProgress;
 }
 
 export const PROTOCOL_VERSION = 1;
