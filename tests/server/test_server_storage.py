@@ -200,3 +200,38 @@ def test_games_are_found_by_seat_token_hash_and_keep_their_review(db_url: str) -
             await storage.close()
 
     asyncio.run(run())
+
+
+def test_the_writer_threads_raw_insert_stores_what_the_column_types_store(tmp_path: Any) -> None:
+    """SQLite's writer thread sends its many-row INSERT as text: every column, the JSON
+    payload (Chinese and nesting included) and a null seat, reads back as through
+    SQLAlchemy's own statement."""
+    from sqlalchemy import create_engine
+
+    from paiju.server.storage import _statements, metadata
+
+    lines = [
+        {"type": "header", "note": "庄家 东", "nested": {"a": [1, 2.5, None, True]}},
+        {"type": "discard", "seat": 2, "tile": "5m"},
+        {"type": "draw", "seat": "2"},  # not an int seat: stored as null
+    ]
+    ops: list[Any] = [("events", (f"g{i}", 1, lines, 12.5), None) for i in range(2)]
+    stored = []
+    for raw in (False, True):
+        engine = create_engine(f"sqlite:///{tmp_path / f'raw{raw}.db'}")
+        metadata.create_all(engine)
+        with engine.begin() as conn:
+            for statement, rows in _statements(ops, raw_events=raw):
+                if isinstance(statement, str):
+                    conn.exec_driver_sql(statement, rows)
+                else:
+                    conn.execute(statement, rows)
+        with engine.connect() as conn:
+            stored.append(conn.execute(select(game_events).order_by("game_id", "seq")).all())
+            text = conn.exec_driver_sql("SELECT payload FROM game_events").scalars().all()
+        stored.append(text)
+        engine.dispose()
+    assert stored[0] == stored[2] and len(stored[0]) == 6
+    assert stored[1] == stored[3]
+    assert [row.payload for row in stored[0][:3]] == lines
+    assert [row.seat for row in stored[0][:3]] == [None, 2, None]

@@ -7,6 +7,7 @@ merges only *consecutive* tokens of one suit).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
@@ -100,12 +101,24 @@ _TILE_PARTS = tuple((str(t.rank), t.suit) for t in Tile)
 
 def format_tiles(tiles: Iterable[int]) -> str:
     """``[M1, M2, Z5, Z5]`` → ``"12m55z"``."""
-    return _grouped(_TILE_PARTS[t] for t in tiles)
+    return _format_tile_tuple(tuple(tiles))
 
 
 def format_tile_counts(counts: Sequence[int]) -> str:
     """A count vector (index = :class:`Tile`) in sorted notation."""
-    return format_tiles(Tile(i) for i, n in enumerate(counts) for _ in range(n))
+    return _format_count_tuple(tuple(counts))
+
+
+# Every seat's view formats the same rivers and melds after every decision, and a server
+# builds four or five views a decision: the strings are kept rather than rebuilt.
+@functools.lru_cache(maxsize=8192)
+def _format_tile_tuple(tiles: tuple[int, ...]) -> str:
+    return _grouped(_TILE_PARTS[t] for t in tiles)
+
+
+@functools.lru_cache(maxsize=8192)
+def _format_count_tuple(counts: tuple[int, ...]) -> str:
+    return _grouped(_TILE_PARTS[i] for i, n in enumerate(counts) for _ in range(n))
 
 
 _CARD_RANKS = "123456789JQK"
