@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from paiju.server import rest as R
 from paiju.stats import seat_counts
 
 
@@ -34,6 +35,7 @@ def test_my_games_are_found_by_token_and_counted(client: TestClient, player_fact
     reply = client.post("/api/mine", json={"tokens": [mine]})
     assert reply.status_code == 200
     doc = reply.json()
+    R.MineAnswer.model_validate(doc)  # the answer the schema publishes
     assert [g["id"] for g in doc["games"]] == [first]
     game = doc["games"][0]
     assert game["seat"] == 0 and game["name"] == "阿明" and game["status"] == "finished"
@@ -56,6 +58,7 @@ def test_several_tokens_give_several_games_oldest_first_in_the_chart(
     t1, g1 = _play_one(client, player_factory, "阿明")
     t2, g2 = _play_one(client, player_factory, "阿明")
     doc = client.post("/api/mine", json={"tokens": [t1, t2, "not-a-token-of-anyone"]}).json()
+    R.MineAnswer.model_validate(doc)
     assert [g["id"] for g in doc["games"]] == [g2, g1]  # newest first
     totals = {g["id"]: g["total"] for g in doc["games"]}
     assert doc["stats"]["matches"] == 2 and doc["stats"]["hands"] == 2
@@ -75,6 +78,7 @@ def test_a_reviewed_game_brings_its_agreement_also_after_a_restart(
         review = client.get(f"/api/games/{game_id}/review?seat=0").json()
     with TestClient(make_app()) as client:
         doc = client.post("/api/mine", json={"tokens": [token]}).json()
+        R.MineAnswer.model_validate(doc)
     assert doc["games"][0]["review"]["status"] == "done"
     assert doc["games"][0]["reviewed"] == {
         "decisions": review["n_decisions"],
@@ -95,6 +99,7 @@ def test_every_finished_game_of_mine_is_reviewed_in_the_background(
 def _reviewed_in_the_background(client: TestClient, player_factory: Any) -> None:
     token, game_id = _play_one(client, player_factory, "阿明")
     doc = client.post("/api/mine", json={"tokens": [token]}).json()
+    R.MineAnswer.model_validate(doc)
     state = doc["games"][0]["review"]
     assert state["status"] in ("queued", "running", "done")
     assert "reviewed" in doc["games"][0] or doc["stats"]["agreement"] is None
@@ -105,6 +110,7 @@ def _reviewed_in_the_background(client: TestClient, player_factory: Any) -> None
     assert {j.seat for j in [*queue.jobs.values(), *queue.done.values()]} == {0}
     for _ in range(600):
         doc = client.post("/api/mine", json={"tokens": [token]}).json()
+        R.MineAnswer.model_validate(doc)
         if doc["games"][0]["review"]["status"] == "done":
             break
         assert doc["games"][0]["review"]["status"] in ("queued", "running")
@@ -132,6 +138,7 @@ def test_a_game_being_played_is_listed_without_its_record(
         p.take(0, "阿明")
         p.act_once()
         doc = client.post("/api/mine", json={"tokens": [p.token]}).json()
+        R.MineAnswer.model_validate(doc)
     game = doc["games"][0]
     assert game["status"] == "playing" and game["seat"] == 0
     assert "stats" not in game and "totals" not in game

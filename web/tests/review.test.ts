@@ -199,7 +199,7 @@ describe("review components", () => {
     expect(renderToString(h(DecisionPanel, { lang: "en", variant: DOC.variant, decision: agree }))).toContain("Same as the bot");
   });
   it("renders a player's statistics, the chart, and nothing after a match before any hand", () => {
-    const stats = { matches: 2, hands: 8, win_rate: 0.25, self_draw_share: 0.5, deal_in_rate: 0.125, points_per_hand: 1.5, items: { peng_peng_hu: { zh: "碰碰胡", en: "All pongs", count: 1 } }, agreement: null, decisions_reviewed: 0, match_points: [4, 8] };
+    const stats = { name: "阿明", variants: ["jiaxing"], wins: 2, deal_ins: 1, points: 12, matches: 2, hands: 8, win_rate: 0.25, self_draw_share: 0.5, deal_in_rate: 0.125, points_per_hand: 1.5, items: { peng_peng_hu: { zh: "碰碰胡", en: "All pongs", count: 1 } }, agreement: null, decisions_reviewed: 0, match_points: [4, 8] };
     const html = renderToString(h(StatsBlock, { lang: "zh", stats }));
     expect(html).toContain("25%");
     expect(html).toContain("12.5%");

@@ -41,7 +41,7 @@ describe("types generated from the server's JSON Schema", () => {
     // the index is no part of the message union
     expect(text).toContain("export type ServerMessage = Pong;");
   });
-  it("has the committed REST answers typed (game list, game, replay frames, reviews)", () => {
+  it("has the committed REST answers typed (game list, game, replay frames, reviews, 我的对局)", () => {
     const server = outputs().find(([json]) => json.endsWith("server-messages.json"));
     expect(server).toBeDefined();
     const [json, , text] = server!;
@@ -52,11 +52,12 @@ describe("types generated from the server's JSON Schema", () => {
       "GET /api/games/{game_id}/frames",
       "GET /api/games/{game_id}/review",
       "GET /api/review/jobs/{job}",
+      "POST /api/mine",
       "POST /api/replay",
       "POST /api/review",
     ]);
     const names = ["GameSummary", "GameSeat", "GameResult", "ReplayAnswer", "ReplayFrame", "FrameAction"];
-    for (const name of [...names, "ReviewAnswer", "ReviewDecision", "ReviewCandidate", "ReviewProgress"]) {
+    for (const name of [...names, "ReviewAnswer", "ReviewDecision", "ReviewCandidate", "ReviewProgress", "MineAnswer", "MineGame", "PlayerStatsAnswer"]) {
       expect(text).toContain(`export interface ${name} {`);
     }
     expect(text).toContain('"GET /api/games": GameSummary[];');

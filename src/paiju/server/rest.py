@@ -4,7 +4,8 @@
 replay frames (``GET /api/games/{id}/frames``, ``POST /api/replay``: a
 :class:`ReplayAnswer`) and the reviews (``GET /api/games/{id}/review``, ``POST
 /api/review``, ``GET /api/review/jobs/{job}``: a :class:`ReviewAnswer`, or while it is
-not done, status 202, a :class:`ReviewProgress`). Their JSON Schemas are published with
+not done, status 202, a :class:`ReviewProgress`), and 我的对局 (``POST /api/mine``: a
+:class:`MineAnswer`). Their JSON Schemas are published with
 the server messages' (in ``$defs`` of ``GET /api/schema``'s ``server_messages`` and of
 ``web/src/schema/server-messages.json``, ``rest`` naming which answers which endpoint) so
 the web client's generated types cover them too. The game list is built through its models;
@@ -177,6 +178,99 @@ class ReviewProgress(_Answer):
     """Ask ``GET /api/review/jobs/{job}`` for it again."""
 
 
+class ItemCount(_Answer):
+    """A scoring item: its name in both languages and how often it scored."""
+
+    zh: str
+    en: str
+    count: int
+
+
+class PlayerStatsAnswer(_Answer):
+    """``paiju stats`` of one player (docs/bots.md): counts over the seats counted."""
+
+    name: str
+    variants: list[str]
+    matches: int
+    hands: int
+    wins: int
+    win_rate: float
+    self_draw_share: float
+    deal_ins: int
+    deal_in_rate: float
+    points: int
+    points_per_hand: float
+    items: dict[str, ItemCount]
+    """By item id, most frequent first."""
+    match_points: list[int]
+    """The points of each match, oldest first (the chart)."""
+    agreement: float | None
+    """The share of reviewed decisions chosen as the strong bot; None with none reviewed."""
+    decisions_reviewed: int
+
+
+class GameStatsBrief(_Answer):
+    """A game's counts for the player's seat (a part of :class:`PlayerStatsAnswer`)."""
+
+    hands: int
+    wins: int
+    self_draw_share: float
+    deal_ins: int
+    points: int
+    items: dict[str, ItemCount]
+
+
+class MineReview(_Answer):
+    """The background review of the player's seat: ``queued``/``running`` (``done`` of
+    ``total`` moves, ``ahead``), ``done`` (``decisions``, ``agreement``), ``failed``
+    (``detail``), ``waiting`` (the queue is full) or ``off``."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+    status: Literal["queued", "running", "done", "failed", "waiting", "off"]
+    done: int | None = None
+    total: int | None = None
+    ahead: int | None = None
+    decisions: int | None = None
+    agreement: float | None = None
+    detail: str | None = None
+
+
+class MineGame(_Answer):
+    """One of the player's games, newest first; the fields after ``updated_at`` only when
+    they apply (a finished game's)."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+    id: str
+    variant: str
+    status: Literal["playing", "finished", "broken", "abandoned"]
+    seat: int
+    """The player's seat (the one taken with one of the tokens)."""
+    name: str
+    seats: list[str]
+    """Every seat's label (a name, or ``bot:LEVEL``)."""
+    created_at: float
+    updated_at: float
+    totals: list[int] | None = None
+    total: int | None = None
+    """The player's seat's total."""
+    review: MineReview | None = None
+    reviewed: SeatReview | None = None
+    stats: GameStatsBrief | None = None
+    error: str | None = None
+    """Why this game's record could not be counted."""
+
+
+class MineAnswer(_Answer):
+    """``POST /api/mine``: the player's games and statistics (docs/protocol.md, 我的对局)."""
+
+    name: str
+    games: list[MineGame]
+    more: bool
+    """Older games were left out."""
+    stats: PlayerStatsAnswer
+    by_variant: dict[str, PlayerStatsAnswer]
+
+
 _REVIEW = ("ReviewAnswer|ReviewProgress", False)
 REST_ANSWERS: dict[str, tuple[str, bool]] = {
     "GET /api/games": ("GameSummary", True),
@@ -186,11 +280,18 @@ REST_ANSWERS: dict[str, tuple[str, bool]] = {
     "GET /api/games/{game_id}/review": _REVIEW,
     "POST /api/review": _REVIEW,
     "GET /api/review/jobs/{job}": _REVIEW,
+    "POST /api/mine": ("MineAnswer", False),
 }
 """Endpoint → (the model of its answer, ``A|B`` for one of two, whether the answer is a
 list of them). A review answers 200 with a ``ReviewAnswer``, 202 with a ``ReviewProgress``."""
 
-_MODELS: tuple[type[BaseModel], ...] = (GameSummary, ReplayAnswer, ReviewAnswer, ReviewProgress)
+_MODELS: tuple[type[BaseModel], ...] = (
+    GameSummary,
+    ReplayAnswer,
+    ReviewAnswer,
+    ReviewProgress,
+    MineAnswer,
+)
 GAME_LIST: TypeAdapter[list[GameSummary]] = TypeAdapter(list[GameSummary])
 
 

@@ -4,7 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Lang } from "../i18n";
 import { signed } from "../names";
-import type { Json } from "../state";
+import type { MineAnswer, PlayerStatsAnswer, RestAnswers } from "../schema/server-messages";
 import { chart, formatShare, keptTokens, progressShare, reviewsPending, seatTitle, shortDate } from "./model";
 import { count, rt } from "./text";
 import "./review.css";
@@ -31,10 +31,13 @@ function tokens(): string[] {
  * server allows about one look a second). */
 const AGAIN_S = 4;
 
+/** The answer of POST /api/mine, or before any game (no token kept) an empty one. */
+type MineDoc = Omit<MineAnswer, "stats" | "name" | "more"> & { stats: PlayerStatsAnswer | null; name?: string; more?: boolean };
+
 /** POST /api/mine with this browser's tokens; ``tick`` asks again, and so does a listing in
  * which some game's review is still being made (every AGAIN_S seconds). */
-function useMine(tick: unknown = 0): { doc: Json | null; error: string | null } {
-  const [doc, setDoc] = useState<Json | null>(null);
+function useMine(tick: unknown = 0): { doc: MineDoc | null; error: string | null } {
+  const [doc, setDoc] = useState<MineDoc | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [again, setAgain] = useState(0);
   useEffect(() => {
@@ -50,9 +53,12 @@ function useMine(tick: unknown = 0): { doc: Json | null; error: string | null } 
     }
     fetch("/api/mine", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tokens: kept }) })
       .then(async (r) => {
-        const body = await r.json().catch(() => ({}));
-        if (!r.ok) throw new Error(typeof body.detail === "string" ? body.detail : `HTTP ${r.status}`);
-        setDoc(body);
+        const body: unknown = await r.json().catch(() => ({}));
+        if (!r.ok) {
+          const detail = (body as { detail?: unknown } | null)?.detail;
+          throw new Error(typeof detail === "string" ? detail : `HTTP ${r.status}`);
+        }
+        setDoc(body as RestAnswers["POST /api/mine"]);
         setError(null);
       })
       .catch((e) => setError(String(e.message ?? e)));
@@ -81,7 +87,7 @@ export function PointsChart(props: { lang: Lang; points: number[]; label: string
   );
 }
 
-export function StatsBlock(props: { lang: Lang; stats: Json; pending?: number }) {
+export function StatsBlock(props: { lang: Lang; stats: PlayerStatsAnswer; pending?: number }) {
   const { lang, stats: s } = props;
   const pending = props.pending ?? 0;
   const agreement =
@@ -97,7 +103,7 @@ export function StatsBlock(props: { lang: Lang; stats: Json; pending?: number })
     ["deal-in", rt(lang, "mine.dealin"), formatShare(s.deal_in_rate)],
     ["pph", rt(lang, "mine.pph"), (s.points_per_hand >= 0 ? "+" : "") + Number(s.points_per_hand).toFixed(2)],
   ];
-  const items = Object.entries((s.items ?? {}) as Record<string, Json>);
+  const items = Object.entries(s.items ?? {});
   return (
     <div>
       <div class="mine-stats">
@@ -129,9 +135,9 @@ export function MinePage(props: { lang: Lang }) {
   const [tab, setTab] = useState<string>("all");
   if (error) return <p class="error" role="alert">{rt(lang, "mine.error", { m: error })}</p>;
   if (!doc) return <p class="muted">{rt(lang, "mine.loading")}</p>;
-  const games: Json[] = doc.games ?? [];
+  const games = doc.games ?? [];
   const variants = Object.keys(doc.by_variant ?? {});
-  const stats: Json | null = tab === "all" ? doc.stats : doc.by_variant?.[tab] ?? null;
+  const stats: PlayerStatsAnswer | null = tab === "all" ? doc.stats : doc.by_variant?.[tab] ?? null;
   const shown = tab === "all" ? games : games.filter((g) => g.variant === tab);
   return (
     <div class="mine" data-testid="mine">
@@ -204,7 +210,7 @@ export function MinePage(props: { lang: Lang }) {
 export function MatchStats(props: { lang: Lang; gameId: string }) {
   const { lang } = props;
   const { doc } = useMine(props.gameId);
-  const s: Json | null = doc?.stats ?? null;
+  const s: PlayerStatsAnswer | null = doc?.stats ?? null;
   if (!s || !s.hands) return null;
   return (
     <span class="mine-after" data-testid="match-stats">

@@ -216,10 +216,14 @@ export function shortDate(lang: Lang, v: unknown): string {
 /** How far a review not done yet got (the 202 answer, ``ReviewProgress``, less its ``job``). */
 export type ReviewProgress = Pick<ProgressAnswer, "status" | "done" | "total" | "ahead">;
 
+/** A review's progress as a review answer (202) or a 我的对局 game's ``review`` tells it. */
+export type ProgressLike = { status: string; done?: number | null; total?: number | null; ahead?: number | null };
+
 /** The progress as a share of the record replayed (0–1; 0 while it waits). */
-export function progressShare(p: ReviewProgress | null | undefined): number {
-  if (!p || p.status !== "running" || !(p.total > 0)) return 0;
-  return Math.max(0, Math.min(1, p.done / p.total));
+export function progressShare(p: ProgressLike | null | undefined): number {
+  const total = p?.total ?? 0;
+  if (!p || p.status !== "running" || !(total > 0)) return 0;
+  return Math.max(0, Math.min(1, (p.done ?? 0) / total));
 }
 
 /** The progress in words: queued behind others, or the share replayed. */
@@ -240,6 +244,6 @@ export function progressText(lang: Lang, p: ReviewProgress | null | undefined): 
 }
 
 /** Whether 我的对局 should ask again: some listed game's review is still being made. */
-export function reviewsPending(games: { review?: { status?: string } }[]): boolean {
+export function reviewsPending(games: { review?: { status?: string } | null }[]): boolean {
   return games.some((g) => g.review?.status === "queued" || g.review?.status === "running" || g.review?.status === "waiting");
 }

@@ -122,6 +122,16 @@ export interface GameSeat {
   name: string | null;
 }
 
+/** A game's counts for the player's seat (a part of :class:`PlayerStatsAnswer`). */
+export interface GameStatsBrief {
+  deal_ins: number;
+  hands: number;
+  items: Record<string, ItemCount>;
+  points: number;
+  self_draw_share: number;
+  wins: number;
+}
+
 /** One game of ``GET /api/games`` (newest first) or ``GET /api/games/{id}``. */
 export interface GameSummary {
   /** Seconds since 1970 (UTC). */
@@ -187,6 +197,13 @@ export interface HandSummary {
   net: number[];
   self_drawn: boolean;
   winners: number[];
+}
+
+/** A scoring item: its name in both languages and how often it scored. */
+export interface ItemCount {
+  count: number;
+  en: string;
+  zh: string;
 }
 
 /** The dealer's dice. */
@@ -421,6 +438,56 @@ export interface MatchState {
 
 export type MeldType = "pong" | "kong" | "added_kong" | "concealed_kong" | "chi";
 
+/** ``POST /api/mine``: the player's games and statistics (docs/protocol.md, 我的对局). */
+export interface MineAnswer {
+  by_variant: Record<string, PlayerStatsAnswer>;
+  games: MineGame[];
+  /** Older games were left out. */
+  more: boolean;
+  name: string;
+  stats: PlayerStatsAnswer;
+}
+
+/**
+ * One of the player's games, newest first; the fields after ``updated_at`` only when
+ * they apply (a finished game's).
+ */
+export interface MineGame {
+  created_at: number;
+  /** Why this game's record could not be counted. */
+  error?: string | null;
+  id: string;
+  name: string;
+  review?: MineReview | null;
+  reviewed?: SeatReview | null;
+  /** The player's seat (the one taken with one of the tokens). */
+  seat: number;
+  /** Every seat's label (a name, or ``bot:LEVEL``). */
+  seats: string[];
+  stats?: GameStatsBrief | null;
+  status: "playing" | "finished" | "broken" | "abandoned";
+  /** The player's seat's total. */
+  total?: number | null;
+  totals?: number[] | null;
+  updated_at: number;
+  variant: string;
+}
+
+/**
+ * The background review of the player's seat: ``queued``/``running`` (``done`` of
+ * ``total`` moves, ``ahead``), ``done`` (``decisions``, ``agreement``), ``failed``
+ * (``detail``), ``waiting`` (the queue is full) or ``off``.
+ */
+export interface MineReview {
+  agreement?: number | null;
+  ahead?: number | null;
+  decisions?: number | null;
+  detail?: string | null;
+  done?: number | null;
+  status: "queued" | "running" | "done" | "failed" | "waiting" | "off";
+  total?: number | null;
+}
+
 /** A pair of seats and the stake their payment is multiplied by, from their knocks. */
 export interface PairStakeView {
   seats: number[];
@@ -438,6 +505,28 @@ export interface Paused {
 export interface PlayEvent {
   seat: number;
   type: "play";
+}
+
+/** ``paiju stats`` of one player (docs/bots.md): counts over the seats counted. */
+export interface PlayerStatsAnswer {
+  /** The share of reviewed decisions chosen as the strong bot; None with none reviewed. */
+  agreement: number | null;
+  deal_in_rate: number;
+  deal_ins: number;
+  decisions_reviewed: number;
+  hands: number;
+  /** By item id, most frequent first. */
+  items: Record<string, ItemCount>;
+  /** The points of each match, oldest first (the chart). */
+  match_points: number[];
+  matches: number;
+  name: string;
+  points: number;
+  points_per_hand: number;
+  self_draw_share: number;
+  variants: string[];
+  win_rate: number;
+  wins: number;
 }
 
 export interface Pong {
@@ -967,6 +1056,7 @@ export interface RestAnswers {
   "GET /api/games/{game_id}/frames": ReplayAnswer;
   "GET /api/games/{game_id}/review": ReviewAnswer | ReviewProgress;
   "GET /api/review/jobs/{job}": ReviewAnswer | ReviewProgress;
+  "POST /api/mine": MineAnswer;
   "POST /api/replay": ReplayAnswer;
   "POST /api/review": ReviewAnswer | ReviewProgress;
 }
