@@ -3,6 +3,7 @@ clicking, a drop and reconnect mid-hand, and a spectator who never sees a concea
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -115,6 +116,24 @@ def play_until_settled(
                 moved = True
         if not moved:
             time.sleep(0.05)
+
+
+def wait_for_discard_turn(page: Any, seconds: float = 30.0) -> None:
+    """Wait until this page may discard, passing on any claim or 天听 window first: the
+    deal is random (each room draws its own server seed), so a bot's discard may offer the
+    person a pong before the person's first turn."""
+    deadline = time.monotonic() + seconds
+    while True:
+        game = client_state(page).get("game") or {}
+        legal: list[str] = game.get("legal") or []
+        if any(a.startswith("d") for a in legal):
+            return
+        assert time.monotonic() < deadline, ("no discard turn came", legal)
+        if "pass" in legal:
+            # the window may close under the click; then look again
+            with contextlib.suppress(Exception):
+                page.get_by_test_id("action-pass").click(timeout=2_000)
+        time.sleep(0.05)
 
 
 def hand_pieces(page: Any) -> list[str]:
@@ -386,9 +405,7 @@ def test_person_plays_a_whole_match_by_clicking(
     page.screenshot(path=str(output_dir / "02-mid-hand.png"))
     if readme_shot and variant == "taixing":
         # the README's picture: the table when it is the person's turn to discard
-        page.wait_for_function(
-            "() => (window.__paiju.state().game?.legal ?? []).some(a => a.startsWith('d'))"
-        )
+        wait_for_discard_turn(page)
         page.set_viewport_size({"width": 1000, "height": 640})
         page.locator(".hand-piece.playable").first.wait_for()
         page.screenshot(path=readme_shot)
@@ -1205,9 +1222,7 @@ def test_touch_drag_rearranges_and_swipe_up_discards(
     create_room(page, server, "taixing", ["person", "greedy", "greedy", "greedy"], "手机")
     page.get_by_test_id("my-hand").wait_for()
     # the person's first turn: drag the first tile onto the fourth, then swipe one up
-    page.wait_for_function(
-        "() => (window.__paiju.state().game?.legal ?? []).some(a => a.startsWith('d'))"
-    )
+    wait_for_discard_turn(page)
     before = hand_pieces(page)
     (x0, y0), (x3, y3) = centre(0), centre(3)
     touch([(x0, y0), ((x0 + x3) / 2, y0), (x3, y3)])
