@@ -15,10 +15,17 @@ sent as built and checked against their models by the tests (as seat views and e
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import inspect
+import itertools
+import textwrap
+import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema, create_model
 
+from paiju.review import Decision
 from paiju.server.events import REF_MARK
 
 JSONObject = dict[str, Any]
@@ -121,29 +128,59 @@ class ReviewCandidate(_Answer):
     deal_in: float | None
 
 
-class ReviewDecision(_Answer):
-    """One decision of the reviewed seat (docs/bots.md, paiju review)."""
-
+class _AbsentWhenUnset(_Answer):
+    # a field with a default is left out of the answer when unset, so not required
     model_config = ConfigDict(json_schema_serialization_defaults_required=False)
-    hand: int
-    """From 1 over the record."""
-    turn: int
-    """The seat's own decision number in that hand, from 1."""
-    move: int
-    """The hand's action number (every seat's), from 1."""
-    line: int
-    """The record line of the action, from 1."""
-    choice: str
-    bot: str
-    """The strong bot's choice."""
-    agree: bool
-    given_up: float
-    """Expected points given up against the bot's choice (0 when as good)."""
-    search: str
-    candidates: list[ReviewCandidate]
-    view: JSONObject | None = None
-    """The table as the seat saw it before choosing (its own view, as in ``state``, with
-    ``match_totals``: the totals as the hand began); absent when no views were asked."""
+
+
+def _attribute_docs(cls: type) -> dict[str, str]:
+    """The docstrings under a dataclass's fields (read as pydantic reads a model's)."""
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+    assert isinstance(body, ast.ClassDef)
+    docs: dict[str, str] = {}
+    for node, after in itertools.pairwise(body.body):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            docs[node.target.id] = inspect.cleandoc(after.value.value)
+    return docs
+
+
+def _answer_of(cls: type, name: str, types: dict[str, Any]) -> type[_Answer]:
+    """The answer model of a dataclass's ``to_json``: its fields, defaults and docstrings,
+    with ``types`` for the fields that are not plain JSON scalars in the dataclass."""
+    hints = typing.get_type_hints(cls)
+    fields: dict[str, Any] = {}
+    docs = _attribute_docs(cls)
+    for f in dataclasses.fields(cls):
+        kind = types.get(f.name, hints[f.name])
+        if kind not in (int, float, str, bool) and f.name not in types:
+            raise TypeError(f"{cls.__name__}.{f.name}: say which JSON it becomes")
+        default = ... if f.default is dataclasses.MISSING else f.default
+        fields[f.name] = (kind, Field(default, description=docs.get(f.name)))
+    model: type[_Answer] = create_model(
+        name,
+        __base__=_AbsentWhenUnset,
+        __doc__=inspect.getdoc(cls),
+        __module__=__name__,
+        **fields,
+    )
+    return model
+
+
+if typing.TYPE_CHECKING:
+    ReviewDecision = _Answer
+else:
+    # made from the review's own Decision, whose to_json this is, so the two cannot drift
+    ReviewDecision = _answer_of(
+        Decision,
+        "ReviewDecision",
+        {"candidates": list[ReviewCandidate], "view": JSONObject | None},
+    )
 
 
 class ReviewAnswer(_Answer):

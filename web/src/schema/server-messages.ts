@@ -819,8 +819,9 @@ export interface ReviewDecision {
   /** The seat's own decision number in that hand, from 1. */
   turn: number;
   /**
-   * The table as the seat saw it before choosing (its own view, as in ``state``, with
-   * ``match_totals``: the totals as the hand began); absent when no views were asked.
+   * The table as the seat saw it before choosing (its own view, as in ``state``, so
+   * nothing of another seat's concealed hand, with ``match_totals``: the totals as the
+   * hand began); absent when no views were asked.
    */
   view?: Record<string, unknown> | null;
 }
