@@ -637,7 +637,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_score)
 
     p = sub.add_parser("simulate", help="play bot matches; optionally write their records")
-    p.add_argument("variant", help="jiaxing or qinger")
+    p.add_argument("variant", help="jiaxing, taixing or qinger")
     p.add_argument("--games", type=int, default=1, help="matches to play")
     p.add_argument("--seed", type=int, default=0, help="seed of the first match")
     p.add_argument("--bots", default="greedy", help="one bot name or one per seat, comma-separated")
@@ -653,7 +653,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("arena", help="duplicate evaluation of bots (seats rotated per deal)")
-    p.add_argument("variant", help="jiaxing, taixing, …")
+    p.add_argument("variant", help="jiaxing, taixing or qinger")
     p.add_argument("--bots", default="strong,greedy,greedy,greedy", help="one name per seat")
     p.add_argument("--deals", type=int, default=100, help="deals (hand seeds) to replay")
     p.add_argument("--seed", type=int, default=0, help="seed of the deal stream")

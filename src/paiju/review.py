@@ -64,25 +64,31 @@ class Candidate:
 
 @dataclass
 class Decision:
-    """One decision of the reviewed seat. ``hand`` counts from 1 over the record;
-    ``turn`` is the seat's own decision number in that hand (1-based); ``move`` the
-    hand's action number (every seat's, 1-based); ``line`` the record line of the
-    action (1-based)."""
+    """One decision of the reviewed seat (docs/bots.md, paiju review)."""
+
+    # the server publishes this JSON shape: paiju.server.rest.ReviewDecision is made from
+    # these fields and their docstrings, so they are its documentation too
 
     hand: int
+    """From 1 over the record."""
     turn: int
+    """The seat's own decision number in that hand, from 1."""
     move: int
+    """The hand's action number (every seat's), from 1."""
     line: int
+    """The record line of the action, from 1."""
     choice: str
     bot: str
+    """The strong bot's choice."""
     agree: bool
     given_up: float
+    """Expected points given up against the bot's choice (0 when as good)."""
     search: str
     candidates: list[Candidate]
     view: dict[str, Any] | None = None
-    """The table as the seat saw it before choosing (its own engine view, so nothing of
-    another seat's concealed hand, and ``match_totals``: the totals as the hand began),
-    when the review was asked for views."""
+    """The table as the seat saw it before choosing (its own view, as in ``state``, so
+    nothing of another seat's concealed hand, with ``match_totals``: the totals as the
+    hand began); absent when no views were asked."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

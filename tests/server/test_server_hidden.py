@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from server_helpers import without_events
 
 from paiju.engine.events import PRIVATE_TYPES
 from paiju.engine.fairness import FairDeal
@@ -185,9 +186,9 @@ def stream_leaks(msgs: list[dict[str, Any]], me: int | None) -> list[str]:
         ack = kind == "update" and not msg["events"] and not msg.get("legal") and asked
         if ack:
             asked = False
-            acked = (msg["turn"], _without_events(state))
+            acked = (msg["turn"], without_events(state))
             continue
-        if kind == "snapshot" and not question and acked == (msg["turn"], _without_events(state)):
+        if kind == "snapshot" and not question and acked == (msg["turn"], without_events(state)):
             continue
         if kind == "update":
             acked = None
@@ -197,10 +198,6 @@ def stream_leaks(msgs: list[dict[str, Any]], me: int | None) -> list[str]:
             found.append(f"an empty update tells {me} that something happened")
         asked = question
     return found
-
-
-def _without_events(state: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k != "events"}
 
 
 SNAPSHOT_FIELDS = {"type", "room", "seat", "turn", "hand", "state", "legal", "to_act"}

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from fastapi.testclient import TestClient
+from server_helpers import without_events
 
 from paiju.server.timers import ManualClock
 
@@ -17,10 +18,6 @@ def _tick(clock: ManualClock, room: Any, seconds: float = 1.0) -> None:
     deadline = time.monotonic() + 0.5
     while room.session.turn == turn and time.monotonic() < deadline:
         time.sleep(0.002)
-
-
-def _without_events(state: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k != "events"}
 
 
 def test_reconnect_with_token_gets_the_same_table(client: TestClient, player_factory: Any) -> None:
@@ -50,7 +47,7 @@ def test_reconnect_with_token_gets_the_same_table(client: TestClient, player_fac
         assert snap["state"]["players"][0]["hand"]
         assert snap["state"]["seat"] == 0
         if snap["turn"] == last["turn"]:
-            assert _without_events(snap["state"]) == _without_events(last["state"])
+            assert without_events(snap["state"]) == without_events(last["state"])
             assert snap["legal"] == last["legal"]
         q.play_to("match_end", snap)
 

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
 from paiju.server import events as E
+from paiju.server import messages as M
 from paiju.server import rest as R
 from paiju.server import views as V
 from paiju.server.protocol import PROTOCOL_VERSION
@@ -104,6 +105,43 @@ def test_the_schema_publishes_the_rest_answers_beside_the_messages(client: TestC
     assert frame["state"] == {"$ref": "#/$defs/SeatView"}
     assert frame["events"]["items"] == {"$ref": "#/$defs/SeatEvent"}
     assert "paiju:ref:" not in json.dumps(schema)
+
+
+def test_lobby_and_server_answers_fit_their_models(client: TestClient, player_factory: Any) -> None:
+    R.HealthAnswer.model_validate(client.get("/api/health").json())
+    variants = [R.VariantInfo.model_validate(v) for v in client.get("/api/variants").json()]
+    assert [v.name for v in variants] == list(VARIANTS)
+    items = R.ItemNames.model_validate(client.get("/api/items").json())
+    assert set(items.root) == set(VARIANTS)
+    R.ProtocolAnswer.model_validate(client.get("/api/protocol").json())
+    R.SchemaAnswer.model_validate(client.get("/api/schema").json())
+    with client.websocket_connect("/ws") as ws:
+        p = player_factory(ws)
+        p.recv()
+        code = p.create("qinger")
+        one = M.RoomInfo.model_validate(client.get(f"/api/rooms/{code}").json())
+        waiting = client.get("/api/rooms?status=waiting").json()
+        assert [M.RoomInfo.model_validate(r) for r in waiting] == [one]
+        assert client.get("/api/rooms").json() == waiting
+    rest = client.get("/api/schema").json()["server_messages"]["rest"]
+    assert rest["GET /api/rooms/{code}"] == {"$ref": "#/$defs/RoomInfo"}
+    assert rest["GET /api/variants"] == {"type": "array", "items": {"$ref": "#/$defs/VariantInfo"}}
+
+
+def test_refusals_fit_the_error_model(client: TestClient) -> None:
+    for path, status in [
+        ("/api/rooms/ZZZZZZ", 404),
+        ("/api/rooms?status=bogus", 422),
+        ("/api/rooms?limit=many", 422),
+        ("/api/games/nope", 404),
+        ("/api/games?status=bogus", 422),
+    ]:
+        reply = client.get(path)
+        assert reply.status_code == status, path
+        refusal = R.ErrorAnswer.model_validate(reply.json())
+        assert refusal.detail, path
+    refusal = R.ErrorAnswer.model_validate(client.post("/api/score", content="[").json())
+    assert refusal.error and refusal.error.startswith("(json)")
 
 
 def test_game_answers_fit_their_models(client: TestClient, player_factory: Any) -> None:

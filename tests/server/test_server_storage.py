@@ -18,10 +18,6 @@ from paiju.server.storage import Storage, database_url, game_events
 from paiju.variants import find_variant
 
 
-def _without_events(state: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k != "events"}
-
-
 def _start_and_play(
     app: Any, player_factory: Any, decisions: int
 ) -> tuple[str, str, dict[str, Any]]:

@@ -6,11 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from paiju.calculator import score
+from paiju.server import rest as R
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "jiaxing-score.json"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def test_score_endpoint_gives_what_paiju_score_gives(client: TestClient) -> None:
@@ -19,6 +22,21 @@ def test_score_endpoint_gives_what_paiju_score_gives(client: TestClient) -> None
     assert reply.status_code == 200
     status, expected = score(situation)
     assert reply.json() == {"status": status, **expected}
+    assert isinstance(R.SCORE.validate_python(reply.json()), R.JiaxingScore)
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taixing", "qinger"])
+def test_every_score_case_fits_the_answer_model(variant: str) -> None:
+    cases = json.loads((DATA / variant / "score_cases.json").read_text(encoding="utf-8"))
+    exits = set()
+    for case in cases["cases"] if isinstance(cases, dict) else cases:
+        if case.get("exit", 0) == 2:
+            continue  # malformed: a 422 refusal, no answer
+        status, out = score(case.get("situation", case.get("input")))
+        answer = R.SCORE.validate_python({"status": status, **out})
+        assert answer.status == status and answer.valid == (status == 0), case["name"]
+        exits.add(status)
+    assert exits == {0, 1}
 
 
 def test_score_endpoint_names_the_bad_field(client: TestClient) -> None:

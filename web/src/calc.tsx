@@ -5,12 +5,22 @@ import { fetchVariants, type OptionField, type VariantInfo } from "./variants";
 import { failureText, tr, type Lang } from "./i18n";
 import { itemName, withSeatNames, type ItemNames } from "./names";
 import { parsePieces } from "./notation";
-import type { Json } from "./state";
 import { Pieces } from "./pieces";
+import type { ErrorAnswer, RestAnswers } from "./schema/server-messages";
 import { Formula } from "./settlement";
 
+/** A situation as the person typed it (the body of POST /api/score, docs/spec/score-cli.md):
+ * any JSON object. The form reads what it can; the server checks all of it. */
+export type Situation = { [field: string]: unknown };
+
+/** The calculator's answer, generated from the server's schema. */
+export type ScoreAnswer = RestAnswers["POST /api/score"];
+
+const text = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
+const fields = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
 // Starting points people can edit; each is a valid win under the default options.
-const EXAMPLES: Record<string, Json> = {
+const EXAMPLES: Record<string, Situation> = {
   // docs/spec/score-cli.md: 5s turned up, so 5s and 6s are wild; the 6s pairs the winning 5p (混儿吊)
   jiaxing_hun: {
     variant: "jiaxing",
@@ -88,9 +98,10 @@ function nextKind(p: string): string {
  * indicator in ``hun`` and the ``hun_kinds − 1`` kinds after it (the option's value, else
  * its default from /api/variants). Empty while the situation names no usable indicator.
  */
-export function calcWilds(situation: Json | null, fields: OptionField[] | undefined): ReadonlySet<string> {
+export function calcWilds(situation: Situation | null, optionFields: OptionField[] | undefined): ReadonlySet<string> {
   const none = new Set<string>();
-  if (!situation || situation.variant !== "jiaxing" || situation.options?.hun !== true) return none;
+  const options = fields(situation?.options);
+  if (!situation || situation.variant !== "jiaxing" || options.hun !== true) return none;
   let tiles: string[];
   try {
     tiles = parsePieces("jiaxing", typeof situation.hun === "string" ? situation.hun : "");
@@ -98,7 +109,7 @@ export function calcWilds(situation: Json | null, fields: OptionField[] | undefi
     return none;
   }
   if (tiles.length !== 1 || !/^([1-9][mps]|[1-7]z)$/.test(tiles[0])) return none;
-  const option = situation.options?.hun_kinds ?? fields?.find((f) => f.name === "hun_kinds")?.default ?? 2;
+  const option = options.hun_kinds ?? optionFields?.find((f) => f.name === "hun_kinds")?.default ?? 2;
   const n = typeof option === "number" && option >= 1 ? Math.floor(option) : 2;
   const out = [tiles[0]];
   while (out.length < n) out.push(nextKind(out[out.length - 1]));
@@ -147,7 +158,7 @@ function Picker(props: { lang: Lang; variant: string; pieces: string[]; onPick: 
 const FLAGS = ["kong_replacement", "after_kong_discard", "last_tile", "heavenly", "earthly", "human", "ready_at_deal", "multiple_winners"];
 
 /** The common fields of a mahjong situation as a form; melds and options stay in the JSON. */
-function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => void; flags: string[] }) {
+function MahjongForm(props: { lang: Lang; value: Situation; onChange: (v: Situation) => void; flags: string[] }) {
   const { lang, value } = props;
   const set = (key: string, v: unknown) => {
     const next = { ...value };
@@ -158,7 +169,7 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
   const seat = (key: string) => (
     <label class="inline">
       {tr(lang, `calc.${key}`)}
-      <select data-testid={`calc-${key}`} value={value[key] ?? ""} onChange={(e) => {
+      <select data-testid={`calc-${key}`} value={text(value[key])} onChange={(e) => {
         const raw = (e.target as HTMLSelectElement).value;
         set(key, raw === "" ? null : Number(raw));
       }}>
@@ -167,40 +178,41 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
       </select>
     </label>
   );
-  const text = (key: string) => (
+  const input = (key: string) => (
     <label class="inline">
       {tr(lang, `calc.${key}`)}
-      <input data-testid={`calc-${key}`} value={value[key] ?? ""} size={18} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
+      <input data-testid={`calc-${key}`} value={text(value[key])} size={18} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
     </label>
   );
-  const flags: string[] = Array.isArray(value.flags) ? value.flags : [];
+  const flags: string[] = Array.isArray(value.flags) ? value.flags.map(text) : [];
+  const variant = text(value.variant);
   return (
     <div class="calc-form">
       <div>
-        {text("hand")}
-        {text("win_tile")}
-        {value.variant === "taixing" ? text("flowers") : null}
-        {value.variant === "jiaxing" && value.options?.hun === true ? text("hun") : null}
+        {input("hand")}
+        {input("win_tile")}
+        {variant === "taixing" ? input("flowers") : null}
+        {variant === "jiaxing" && fields(value.options).hun === true ? input("hun") : null}
       </div>
       <Picker
         lang={lang}
-        variant={value.variant}
+        variant={variant}
         pieces={TILE_PICKER}
         testid="hand-picker"
-        onPick={(p) => set("hand", `${value.hand ?? ""}${p}`)}
+        onPick={(p) => set("hand", `${text(value.hand)}${p}`)}
         onClear={() => set("hand", "")}
       />
-      {value.variant === "taixing" ? (
-        <Picker lang={lang} variant="taixing" pieces={FLOWER_PICKER} testid="flower-picker" flowers onPick={(p) => set("flowers", `${value.flowers ?? ""}${p}`)} onClear={() => set("flowers", "")} />
+      {variant === "taixing" ? (
+        <Picker lang={lang} variant="taixing" pieces={FLOWER_PICKER} testid="flower-picker" flowers onPick={(p) => set("flowers", `${text(value.flowers)}${p}`)} onClear={() => set("flowers", "")} />
       ) : null}
       <div>
         {seat("dealer")}
         {seat("winner")}
         <label class="inline">
           {tr(lang, "calc.win_type")}
-          <select data-testid="calc-win_type" value={value.win_type ?? "self_draw"} onChange={(e) => {
+          <select data-testid="calc-win_type" value={text(value.win_type ?? "self_draw")} onChange={(e) => {
             const how = (e.target as HTMLSelectElement).value;
-            const next: Json = { ...value, win_type: how };
+            const next: Situation = { ...value, win_type: how };
             // a self-drawn win has no discarder; the calculator refuses one
             if (how === "self_draw") delete next.from;
             props.onChange(next);
@@ -225,44 +237,46 @@ function MahjongForm(props: { lang: Lang; value: Json; onChange: (v: Json) => vo
   );
 }
 
-function pretty(obj: Json): string {
+function pretty(obj: Situation): string {
   return JSON.stringify(obj, null, 2);
 }
 
 export function Calculator(props: { lang: Lang; items: ItemNames }) {
   const { lang } = props;
-  const [text, setText] = useState(pretty(EXAMPLES.taixing));
-  const [result, setResult] = useState<Json | null>(null);
+  const [situationText, setText] = useState(pretty(EXAMPLES.taixing));
+  const [result, setResult] = useState<ScoreAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [variants, setVariants] = useState<VariantInfo[]>([]);
   useEffect(() => {
     fetchVariants().then(setVariants, (e) => setError(tr(lang, "lobby.badvariants", { m: failureText(lang, e) })));
   }, []);
 
-  let variant = "";
-  let preview: Json | null = null;
+  let preview: Situation | null = null;
   try {
-    preview = JSON.parse(text);
-    variant = preview?.variant ?? "";
+    const parsed: unknown = JSON.parse(situationText);
+    // the form edits an object; other JSON is sent as typed, for the server to refuse
+    preview = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Situation) : null;
   } catch {
     preview = null;
   }
+  const variant = text(preview?.variant);
 
   const go = async () => {
     setError(null);
     setResult(null);
     let r: Response;
-    let body: Json;
+    let body: unknown;
     try {
-      r = await fetch("/api/score", { method: "POST", body: text, headers: { "content-type": "application/json" } });
+      r = await fetch("/api/score", { method: "POST", body: situationText, headers: { "content-type": "application/json" } });
       body = await r.json();
     } catch (e) {
       setError(tr(lang, "err.network"));
       return;
     }
-    if (r.status === 422) setError(body.error ?? JSON.stringify(body));
-    else if (!r.ok) setError(body.detail ?? r.statusText);
-    else setResult(body);
+    const refusal = body as ErrorAnswer;
+    if (r.status === 422) setError(refusal.error ?? JSON.stringify(body));
+    else if (!r.ok) setError(typeof refusal.detail === "string" ? refusal.detail : r.statusText);
+    else setResult(body as ScoreAnswer);
   };
 
   const info = variants.find((v) => v.name === variant);
@@ -270,10 +284,21 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
   const wilds = calcWilds(preview, info?.options);
   let handPieces: string[] = [];
   try {
-    if (preview && variant !== "qinger") handPieces = parsePieces(variant, preview.hand);
+    if (preview && variant !== "qinger") handPieces = parsePieces(variant, text(preview.hand));
   } catch {
     handPieces = [];
   }
+
+  // Qing'er: the winner's hand takes the picked cards
+  const players = preview && Array.isArray(preview.players) ? (preview.players as unknown[]) : null;
+  const winner = typeof preview?.winner === "number" ? preview.winner : null;
+  const setWinnerHand = (hand: (old: string) => string) => {
+    if (!preview || !players || winner === null) return;
+    const next = players.slice();
+    const own = fields(next[winner]);
+    next[winner] = { ...own, hand: hand(text(own.hand)) };
+    setText(pretty({ ...preview, players: next }));
+  };
 
   const calcSeat = (s: number) => tr(lang, "calc.seat", { n: s + 1 });
   const seats = (arr: number[]) => (
@@ -301,23 +326,14 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
         {preview && variant !== "qinger" ? (
           <MahjongForm lang={lang} value={preview} onChange={(v) => setText(pretty(v))} flags={info?.flags ?? FLAGS} />
         ) : null}
-        {preview && variant === "qinger" && Array.isArray(preview.players) && typeof preview.winner === "number" && preview.players[preview.winner] ? (
+        {preview && variant === "qinger" && players && winner !== null && players[winner] ? (
           <Picker
             lang={lang}
             variant="qinger"
             pieces={CARD_PICKER}
             testid="hand-picker"
-            onPick={(p) => {
-              const players = preview!.players.slice();
-              const w = preview!.winner;
-              players[w] = { ...players[w], hand: `${players[w].hand ?? ""}${p}` };
-              setText(pretty({ ...preview, players }));
-            }}
-            onClear={() => {
-              const players = preview!.players.slice();
-              players[preview!.winner] = { ...players[preview!.winner], hand: "" };
-              setText(pretty({ ...preview, players }));
-            }}
+            onPick={(p) => setWinnerHand((old) => `${old}${p}`)}
+            onClear={() => setWinnerHand(() => "")}
           />
         ) : null}
         {preview && info && info.options.length ? (
@@ -327,10 +343,10 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
               lang={lang}
               variant={variant}
               fields={info.options}
-              values={preview.options ?? {}}
+              values={fields(preview.options)}
               skip={["hands", "rounds"]}
               onChange={(k, v) => {
-                const options = { ...(preview!.options ?? {}) };
+                const options = { ...fields(preview!.options) };
                 const field = info.options.find((f) => f.name === k);
                 if (field && v === field.default) delete options[k];
                 else options[k] = v;
@@ -339,7 +355,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
             />
           </details>
         ) : null}
-        <textarea data-testid="calc-input" rows={16} spellcheck={false} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+        <textarea data-testid="calc-input" rows={16} spellcheck={false} value={situationText} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
         {handPieces.length ? <Pieces variant={variant} pieces={handPieces} small lang={lang} buttons /> : null}
         <div>
           <button class="primary" data-testid="calc-go" onClick={go}>
@@ -357,12 +373,12 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
           {result.valid ? (
             <p class="headline">{tr(lang, "calc.valid")}</p>
           ) : (
-            <p class="headline">{tr(lang, "calc.invalid", { r: withSeatNames(lang, calcReason(lang, result.reason ?? ""), calcSeat) })}</p>
+            <p class="headline">{tr(lang, "calc.invalid", { r: withSeatNames(lang, calcReason(lang, result.reason), calcSeat) })}</p>
           )}
           {result.valid && result.variant !== "qinger" ? (
             <table class="items">
               <tbody>
-                {(result.items ?? []).map((it: Json) => (
+                {result.items.map((it) => (
                   <tr>
                     <td>{itemName(props.items, result.variant, it.id, it.name, lang)}</td>
                     <td class="num">{it.value}</td>
@@ -372,7 +388,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
             </table>
           ) : null}
           {result.valid && result.variant === "qinger"
-            ? (result.items as Json[][]).map((row, s) => (
+            ? result.items.map((row, s) => (
                 <div class="score-block">
                   <h4>
                     {tr(lang, "calc.seat", { n: s + 1 })} · {tr(lang, "settle.score", { v: result.scores[s] })}
@@ -390,13 +406,13 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
                 </div>
               ))
             : null}
-          {Array.isArray(result.explanation?.formula) ? (
+          {result.valid ? (
             <div data-testid="calc-explanation">
               <h4>{tr(lang, "calc.explanation")}</h4>
               <Formula lang={lang} steps={result.explanation.formula} seat={calcSeat} />
-              {Array.isArray(result.explanation.payments) && result.explanation.payments.length ? (
+              {result.explanation.payments.length ? (
                 <ul class="payments">
-                  {result.explanation.payments.map((p: Json) => (
+                  {result.explanation.payments.map((p) => (
                     <li>
                       {tr(lang, "settle.pays", { a: tr(lang, "calc.seat", { n: p.payer + 1 }), b: tr(lang, "calc.seat", { n: p.payee + 1 }), v: p.amount })}{" "}
                       <span class="reason">{withSeatNames(lang, lang === "en" ? p.en : p.zh, calcSeat)}</span>
@@ -406,13 +422,13 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
               ) : null}
             </div>
           ) : null}
-          {result.payments ? (
+          {result.valid ? (
             <>
               <h4>{tr(lang, "calc.payments")}</h4>
               {seats(result.payments)}
             </>
           ) : null}
-          {result.kong_payments ? (
+          {result.valid && "kong_payments" in result ? (
             <>
               <h4>{tr(lang, "calc.kong")}</h4>
               {seats(result.kong_payments)}

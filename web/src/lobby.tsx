@@ -2,8 +2,8 @@ import { useEffect, useState } from "preact/hooks";
 import { errorText, failureText, tr, type Lang } from "./i18n";
 import { botLevelName } from "./names";
 import { OptionsForm } from "./options";
-import type { Json } from "./state";
 import type { CreateRoom, SeatChoice } from "./schema/client-messages";
+import type { RestAnswers, RoomInfo } from "./schema/server-messages";
 import { fetchVariants, profileOptions, seatCount, variantName, type VariantInfo } from "./variants";
 
 const TIMER_FIELDS: [string, number, number, number][] = [
@@ -14,13 +14,13 @@ const TIMER_FIELDS: [string, number, number, number][] = [
 
 function OpenRooms(props: { lang: Lang }) {
   const { lang } = props;
-  const [rooms, setRooms] = useState<Json[] | null>(null);
+  const [rooms, setRooms] = useState<RoomInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
     const load = () =>
       fetch("/api/rooms?status=waiting")
-        .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+        .then((r) => (r.ok ? (r.json() as Promise<RestAnswers["GET /api/rooms"]>) : Promise.reject(new Error(`HTTP ${r.status}`))))
         .then((list) => live && (setRooms(list), setError(null)))
         .catch((e) => live && setError(failureText(lang, e)));
     void load();
@@ -37,7 +37,7 @@ function OpenRooms(props: { lang: Lang }) {
       {rooms && !rooms.length ? <p class="muted">{tr(lang, "lobby.noopen")}</p> : null}
       <ul class="game-list">
         {(rooms ?? []).map((r) => {
-          const free = (r.seats ?? []).filter((s: Json) => s.kind === "person" && !s.taken).length;
+          const free = r.seats.filter((s) => s.kind === "person" && !s.taken).length;
           return (
             <li>
               <a href={`#/room/${r.code}`} data-testid={`open-room-${r.code}`}>

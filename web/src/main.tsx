@@ -4,9 +4,9 @@ import { tr, type Lang } from "./i18n";
 import type { ItemNames } from "./names";
 import { loadPrefs, paceMessage, savePrefs, type Prefs } from "./prefs";
 import { Connection, tokenKey } from "./socket";
-import { applyMessage, initialState, type ClientState, type Json, type RoomInfo } from "./state";
+import { applyMessage, initialState, type ClientState, type RoomInfo } from "./state";
 import type { CreateRoom, SeatChoice } from "./schema/client-messages";
-import type { ServerMessage } from "./schema/server-messages";
+import type { RestAnswers, ServerMessage } from "./schema/server-messages";
 import { Lobby } from "./lobby";
 import { changedOptions, variantsOnce } from "./variants";
 import { Table } from "./table";
@@ -101,7 +101,7 @@ function App() {
     stateRef.current = next;
     setState(next);
     if (msg.type === "room" && pendingSeat.current && msg.you?.host && msg.you.seat === null) {
-      const free = (msg.room.seats as Json[]).find((s) => s.kind === "person" && !s.taken);
+      const free = msg.room.seats.find((s) => s.kind === "person" && !s.taken);
       const name = pendingSeat.current.name;
       pendingSeat.current = null;
       if (free) conn.send({ type: "take_seat", seat: free.seat, name });
@@ -118,7 +118,7 @@ function App() {
       navigator.serviceWorker.register("./sw.js").catch(() => undefined);
     }
     fetch("/api/items")
-      .then((r) => (r.ok ? r.json() : {}))
+      .then((r) => (r.ok ? (r.json() as Promise<RestAnswers["GET /api/items"]>) : {}))
       .then(setItems)
       .catch(() => undefined);
     return () => removeEventListener("hashchange", onHash);
@@ -151,13 +151,13 @@ function App() {
     const seats = room.seats.map((s): SeatChoice => (s.kind === "bot" ? { kind: "bot", level: s.level ?? "greedy" } : { kind: "person" }));
     const me = stateRef.current.seat;
     const name = me !== null ? (room.seats[me]?.name ?? "") : "";
-    const send = (options: Json) => create({ type: "create_room", variant: room.variant, options, seats, timers: room.timers }, name);
+    const send = (options: CreateRoom["options"]) => create({ type: "create_room", variant: room.variant, options, seats, timers: room.timers }, name);
     // the room lists every option with its value, more than a create_room may carry: the
     // house rules are sent as the lobby sends them, only those that differ from the defaults
     variantsOnce().then(
       (all) => {
         const info = all.find((v) => v.name === room.variant);
-        send(info ? changedOptions(info.options, room.options) : (room.options as Json));
+        send(info ? changedOptions(info.options, room.options) : room.options);
       },
       () => send(room.options),
     );

@@ -1,8 +1,10 @@
 // Names people read: seats (numbered from 1), scoring items (from /api/items), bot levels.
 import { tr, type Lang } from "./i18n";
-import type { Json, RoomInfo } from "./state";
+import type { BilingualName, ItemNames } from "./schema/server-messages";
+import type { RoomInfo } from "./state";
 
-export type ItemNames = Record<string, Record<string, { zh: string; en: string }>>;
+// GET /api/items's answer, generated from the server's schema
+export type { ItemNames };
 
 export function seatName(lang: Lang, room: RoomInfo | null, seat: number, me: number | null): string {
   const info = room?.seats[seat];
@@ -37,7 +39,7 @@ export function signed(v: number): string {
 export function bilingual(lang: Lang, v: unknown): string {
   if (v === null || v === undefined) return "";
   if (typeof v === "string" || typeof v === "number") return String(v);
-  const o = v as Json;
+  const o = v as Partial<BilingualName>;
   return String((lang === "en" ? o.en : o.zh) ?? o.zh ?? o.en ?? "");
 }
 

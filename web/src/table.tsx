@@ -611,7 +611,7 @@ export function Table(props: {
                 onHighlight={setHighlight}
                 countdown={game.legal?.length ? <Countdown lang={lang} timer={game.timers.find((t) => t.seat === me)} now={now} testid="my-countdown" /> : null}
               />
-              <Waits lang={lang} variant={variant} view={view} seat={me} />
+              <Waits lang={lang} variant={variant} view={view} />
             </>
           ) : null}
         </PlayerArea>

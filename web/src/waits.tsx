@@ -5,54 +5,48 @@ import { anyPieceName } from "./faces";
 import { PcButton } from "./pieces";
 import { bracket, tr, type Lang } from "./i18n";
 import { bilingual } from "./names";
-import type { Json } from "./state";
+import type { GateView, MahjongWaitView, QingerWaitView, RefusalView } from "./schema/server-messages";
+
+/** What the help reads of the seat's own view (a hand's view, generated from the server's
+ * schema): its waits, and Qing'er's gate. */
+export interface HelpView {
+  waits?: ReadonlyArray<MahjongWaitView | QingerWaitView>;
+  gate?: GateView;
+}
 
 export interface WinCheck {
-  /** null: the view does not say. */
-  ok: boolean | null;
+  ok: boolean;
   reason: string;
 }
 
 export interface Wait {
   piece: string;
-  unseen: number | null;
+  unseen: number;
   selfDraw: WinCheck;
   discard: WinCheck;
   /** Qing'er: the total the gate compares, for this wait. */
   value: number | null;
 }
 
-/** A view's ``null`` (legal) or refusal {code, zh, en}; older forms: a boolean plus a reason. */
-function check(lang: Lang, v: unknown, present: boolean): WinCheck {
-  if (!present) return { ok: null, reason: "" };
-  if (v === null || v === true) return { ok: true, reason: "" };
-  if (v === false) return { ok: false, reason: "" };
-  return { ok: false, reason: bilingual(lang, v) };
+/** A view's ``null`` (legal now) or its refusal {code, zh, en}. */
+function check(lang: Lang, refusal: RefusalView | null): WinCheck {
+  return refusal === null ? { ok: true, reason: "" } : { ok: false, reason: bilingual(lang, refusal) };
 }
 
-/** The waits a view carries for ``seat``, in one shape. */
-export function viewWaits(lang: Lang, view: Json, seat: number): Wait[] {
-  const raw = view.waits ?? view.players?.[seat]?.waits;
-  if (!Array.isArray(raw)) return [];
-  return raw
-    .map((w: Json | string): Wait => {
-      if (typeof w === "string") return { piece: w, unseen: null, selfDraw: check(lang, null, false), discard: check(lang, null, false), value: null };
-      const left = w.left ?? w.unseen;
-      let selfDraw = check(lang, w.self_draw, "self_draw" in w);
-      let discard = check(lang, w.discard, "discard" in w);
-      if (!("self_draw" in w) && !("discard" in w) && typeof (w.legal ?? w.win) === "boolean") {
-        // one answer for both ways of winning
-        selfDraw = discard = { ok: !!(w.legal ?? w.win), reason: bilingual(lang, w.reason) };
-      }
-      return {
-        piece: String(w.tile ?? w.card ?? w.piece ?? ""),
-        unseen: typeof left === "number" ? left : null,
-        selfDraw,
-        discard,
-        value: typeof w.value === "number" ? w.value : null,
-      };
-    })
-    .filter((w: Wait) => w.piece);
+/** The waits the seat's own view carries (none for a spectator, between hands, or a hand
+ * not one piece short). */
+export function viewWaits(lang: Lang, view: HelpView): Wait[] {
+  return (view.waits ?? [])
+    .map(
+      (w): Wait => ({
+        piece: "tile" in w ? w.tile : w.card,
+        unseen: w.left,
+        selfDraw: check(lang, w.self_draw),
+        discard: check(lang, w.discard),
+        value: "value" in w ? w.value : null,
+      }),
+    )
+    .filter((w) => w.piece);
 }
 
 export interface GateScore {
@@ -64,15 +58,15 @@ export interface GateScore {
 
 /** Qing'er: the seat's running score against the threshold, as its own view states it
  * (``gate.running``; null before the 见张 is up, for a spectator, in other games). */
-export function gateScore(view: Json): GateScore | null {
-  const g = view?.gate;
-  if (!g || typeof g.running !== "number" || typeof g.threshold !== "number") return null;
-  const clears = g.strict === false ? g.running >= g.threshold : g.running > g.threshold;
+export function gateScore(view: HelpView): GateScore | null {
+  const g = view.gate;
+  if (!g || g.running === null) return null;
+  const clears = g.strict ? g.running > g.threshold : g.running >= g.threshold;
   return { running: g.running, threshold: g.threshold, clears };
 }
 
 /** "分数 37 / 60" beside the hand, with what it counts in its title. */
-export function RunningScore(props: { lang: Lang; view: Json }) {
+export function RunningScore(props: { lang: Lang; view: HelpView }) {
   const score = gateScore(props.view);
   if (!score) return null;
   const { lang } = props;
@@ -98,10 +92,10 @@ function why(lang: Lang, w: Wait): string {
   return parts.join("；");
 }
 
-export function Waits(props: { lang: Lang; variant: string; view: Json; seat: number }) {
-  const { lang, variant, view, seat } = props;
-  const waits = viewWaits(lang, view, seat);
-  const gate: number | null = typeof view.gate?.threshold === "number" ? view.gate.threshold : null;
+export function Waits(props: { lang: Lang; variant: string; view: HelpView }) {
+  const { lang, variant, view } = props;
+  const waits = viewWaits(lang, view);
+  const gate: number | null = view.gate?.threshold ?? null;
   if (!waits.length) return null;
   return (
     <div class="help" data-testid="waits" role="group" aria-label={tr(lang, "help.waits")}>
@@ -116,7 +110,7 @@ export function Waits(props: { lang: Lang; variant: string; view: Json; seat: nu
         const reason = why(lang, w);
         const label = [
           anyPieceName(variant, w.piece, lang),
-          w.unseen !== null ? tr(lang, "help.left", { n: w.unseen }) : "",
+          tr(lang, "help.left", { n: w.unseen }),
           w.value !== null ? tr(lang, "help.value", { v: w.value }) : "",
           reason,
         ]
@@ -125,7 +119,7 @@ export function Waits(props: { lang: Lang; variant: string; view: Json; seat: nu
         return (
           <span class={`wait${none ? " no" : ""}${reason && !none ? " partly" : ""}`} data-testid="wait" title={reason || undefined} aria-label={label}>
             <PcButton variant={variant} piece={w.piece} lang={lang} class="inline" />
-            {w.unseen !== null ? <small>×{w.unseen}</small> : null}
+            <small>×{w.unseen}</small>
             {w.value !== null ? <small class={gate !== null && w.value > gate ? "ok" : "why"}>{tr(lang, "help.value", { v: w.value })}</small> : null}
             {reason ? <small class="why">{reason}</small> : null}
           </span>

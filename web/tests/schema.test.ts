@@ -41,20 +41,31 @@ describe("types generated from the server's JSON Schema", () => {
     // the index is no part of the message union
     expect(text).toContain("export type ServerMessage = Pong;");
   });
-  it("has the committed REST answers typed (game list, game, replay frames, reviews, 我的对局)", () => {
+  it("has the committed REST answers typed (lobby, calculator, health, games, replays, reviews, 我的对局)", () => {
     const server = outputs().find(([json]) => json.endsWith("server-messages.json"));
     expect(server).toBeDefined();
     const [json, , text] = server!;
     const rest = JSON.parse(readFileSync(json, "utf8")).rest;
     expect(Object.keys(rest).sort()).toEqual([
+      "GET /api/cluster",
       "GET /api/games",
       "GET /api/games/{game_id}",
       "GET /api/games/{game_id}/frames",
       "GET /api/games/{game_id}/review",
+      "GET /api/health",
+      "GET /api/items",
+      "GET /api/open-rooms",
+      "GET /api/protocol",
+      "GET /api/ready",
       "GET /api/review/jobs/{job}",
+      "GET /api/rooms",
+      "GET /api/rooms/{code}",
+      "GET /api/schema",
+      "GET /api/variants",
       "POST /api/mine",
       "POST /api/replay",
       "POST /api/review",
+      "POST /api/score",
     ]);
     const names = ["GameSummary", "GameSeat", "GameResult", "ReplayAnswer", "ReplayFrame", "FrameAction"];
     for (const name of [...names, "ReviewAnswer", "ReviewDecision", "ReviewCandidate", "ReviewProgress", "MineAnswer", "MineGame", "PlayerStatsAnswer"]) {
@@ -62,6 +73,12 @@ describe("types generated from the server's JSON Schema", () => {
     }
     expect(text).toContain('"GET /api/games": GameSummary[];');
     expect(text).toContain('"POST /api/review": ReviewAnswer | ReviewProgress;');
+    for (const name of ["VariantInfo", "OptionInfo", "JiaxingScore", "QingerScore", "ScoreInvalid", "HealthAnswer", "ErrorAnswer"]) {
+      expect(text).toContain(`export interface ${name} {`);
+    }
+    expect(text).toContain('"GET /api/rooms/{code}": RoomInfo;');
+    expect(text).toContain('"POST /api/score": JiaxingScore | TaixingScore | QingerScore | ScoreInvalid;');
+    expect(text).toContain("export type ItemNames = Record<string, Record<string, BilingualName>>;");
   });
   it("has every committed schema's types up to date (npm run schema-types)", () => {
     for (const [json, ts, text] of outputs()) {

@@ -58,9 +58,9 @@ describe("settlement tiles", () => {
 describe("wait tiles", () => {
   it("are buttons named in the page's language, as every tile on the table", async () => {
     const { Waits } = await import("../src/waits");
-    const view = { players: [{ waits: [{ tile: "3s", left: 2, self_draw: true, discard: true }] }] };
+    const view = { waits: [{ tile: "3s", left: 2, self_draw: null, discard: null }] };
     for (const [lang, name] of [["zh", "三索"], ["en", "3 bamboo"]] as const) {
-      const bs = buttons(renderToString(h(Waits, { lang, variant: "jiaxing", view, seat: 0 })));
+      const bs = buttons(renderToString(h(Waits, { lang, variant: "jiaxing", view })));
       expect(bs.map((b) => b.label)).toEqual([name]);
     }
   });

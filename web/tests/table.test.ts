@@ -206,17 +206,17 @@ describe("help for the hand", () => {
     const view = {
       waits: [
         { tile: "5m", left: 2, self_draw: null, discard: null },
-        { tile: "8p", left: 0, self_draw: null, discard: { code: "feng_hu", zh: "封胡", en: "sealed by 封胡" } },
+        { tile: "8p", left: 0, self_draw: null, discard: { code: "sealed" as const, zh: "封胡", en: "sealed by 封胡" } },
       ],
     };
-    const w = viewWaits("zh", view, 0);
+    const w = viewWaits("zh", view);
     expect(w[0]).toEqual({ piece: "5m", unseen: 2, selfDraw: { ok: true, reason: "" }, discard: { ok: true, reason: "" }, value: null });
     expect(w[1].discard).toEqual({ ok: false, reason: "封胡" });
-    expect(viewWaits("en", view, 0)[1].discard.reason).toBe("sealed by 封胡");
-    expect(viewWaits("zh", { players: [{}] }, 0)).toEqual([]);
+    expect(viewWaits("en", view)[1].discard.reason).toBe("sealed by 封胡");
+    expect(viewWaits("zh", {})).toEqual([]);
   });
   it("reads Qing'er's waits with the value the gate compares", () => {
-    const w = viewWaits("zh", { waits: [{ card: "7h", left: 1, self_draw: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, discard: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, value: 58 }] }, 0);
+    const w = viewWaits("zh", { waits: [{ card: "7h", left: 1, self_draw: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, discard: { code: "below_threshold", zh: "不过六十", en: "60 or less" }, value: 58 }] });
     expect(w[0]).toMatchObject({ piece: "7h", unseen: 1, value: 58, selfDraw: { ok: false, reason: "不过六十" } });
   });
   it("shows Qing'er's running score against the gate beside the hand, in zh and en", () => {
@@ -227,12 +227,12 @@ describe("help for the hand", () => {
     expect(gateScore({ gate: { threshold: 60, strict: true, running: 70 } })!.clears).toBe(true);
     // before the 见张 is up, for a spectator and in the mahjong games: nothing to show
     expect(gateScore({ gate: { threshold: 60, strict: true, running: null } })).toBeNull();
-    expect(gateScore({ players: [] })).toBeNull();
+    expect(gateScore({ waits: [] })).toBeNull();
     const zh = renderToString(h(RunningScore, { lang: "zh", view }));
     expect(zh).toContain("分数 37 / 60");
     expect(zh).toContain('data-testid="running-score"');
     expect(renderToString(h(RunningScore, { lang: "en", view }))).toContain("Score 37 / 60");
-    expect(renderToString(h(RunningScore, { lang: "zh", view: { gate: { threshold: 60 } } }))).toBe("");
+    expect(renderToString(h(RunningScore, { lang: "zh", view: { gate: { threshold: 60, strict: true, running: null } } }))).toBe("");
   });
 });
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from paiju.bots.determinize import determinize
 from paiju.bots.simple import Reader, _ukeire, reader, unseen_counts
@@ -129,6 +130,8 @@ class WinLookahead:
         *,
         unseen: Sequence[int] | None = None,
         model: Model = DEFAULT_MODEL,
+        shared: WinLookahead | None = None,
+        read: Reader | None = None,
     ) -> None:
         self.hand = hand
         self.seat = seat
@@ -143,10 +146,20 @@ class WinLookahead:
         self.can_win = hand.rules.may_win(hand, seat)
         self.bonus = model.beaten_cost if hand.rules.wild_kinds and model.count_beaten else 0.0
         """What each win is worth beyond its payment: the loss it spares (0 without wilds)."""
-        self.reader: Reader = reader(hand, seat)
+        self.reader: Reader = read or (shared.reader if shared is not None else reader(hand, seat))
         self._hun = Tile(hand.indicator) if hand.indicator >= 0 else None
         self._memo: dict[bytes, float] = {}
-        self._gain: dict[tuple[bytes, int, bool, WinType, int | None], float] = {}
+        # what does not depend on the model's depth or mode is shared with ``shared``
+        # (the same hand, seat, melds and unseen counts): each hand's shanten, its ways
+        # on (a ready hand's waits, the improving draws and the discards kept after
+        # them) and each win's score
+        self._gain: dict[tuple[bytes, int, bool, WinType, int | None], float] = (
+            shared._gain if shared is not None else {}
+        )
+        self._nodes: dict[bytes, _Node] = shared._nodes if shared is not None else {}
+        self._drops: dict[bytes, tuple[int, tuple[bytes, ...] | None]] = (
+            shared._drops if shared is not None else {}
+        )
         self._chance: dict[bytes, float] = {}
         self._utility: dict[bytes, float] = {}
         self._flags = frozenset([hand.rules.ready_flag] if hand.ready[seat] else [])
@@ -246,32 +259,89 @@ class WinLookahead:
             return self.net(key) + self.bonus
         return self.value(key)
 
-    def _value(self, key: bytes, mode: int) -> float:
+    def _node(self, key: bytes) -> _Node:
+        """``key``'s shanten and its ways on, found once for every mode and depth: for a
+        ready hand each wait with copies unseen (its chance, the complete counts, the
+        kind, whether another seat may let it go); for a hand further out each improving
+        draw (its chance, the hands one step nearer that the discards after it leave)."""
+        node = self._nodes.get(key)
+        if node is not None and (node[1] is not None or node[0] > self.depth):
+            return node
+        declared = self.declared
+        read = self.reader
+        sh = node[0] if node is not None else read.shanten(key, declared)
+        if sh > self.depth:
+            node = self._nodes[key] = (sh, None)
+            return node
+        unseen, total = self.unseen, self.total
+        counts = bytearray(key)
+        ways: list[tuple[float, bytes, int, bool]] | list[tuple[float, tuple[bytes, ...]]]
+        if sh == 0:
+            ready: list[tuple[float, bytes, int, bool]] = []
+            for w in read.waits(key, declared):
+                if not unseen[w]:
+                    continue
+                counts[w] += 1
+                full = bytes(counts)
+                counts[w] -= 1
+                # a 混儿 is drawn, never won off another seat (it is not discarded, and
+                # where a dead hand may let one go nobody may claim it)
+                ready.append((unseen[w] / total, full, w, w not in read.wild))
+            ways = ready
+        else:
+            steps: list[tuple[float, tuple[bytes, ...]]] = []
+            target = sh - 1
+            for k in range(34):
+                if not unseen[k] or counts[k] >= 4:
+                    continue
+                counts[k] += 1
+                full = bytes(counts)
+                counts[k] -= 1
+                drop = self._drops.get(full)
+                if drop is None or (drop[1] is None and drop[0] == target):
+                    drop = self._drops[full] = self._drops_of(full, target)
+                if drop[0] == target:
+                    steps.append((unseen[k] / total, drop[1] or ()))
+            ways = steps
+        node = self._nodes[key] = (sh, tuple(ways))
+        return node
+
+    def _drops_of(self, full: bytes, target: int) -> tuple[int, tuple[bytes, ...] | None]:
+        """The shanten of ``full`` (a hand just drawn to) and, if it is ``target``, the
+        hands its discards leave at that shanten (None otherwise: not an improving draw).
+        The drawn kind is among the discards tried: throwing it back leaves the hand as
+        it was, which is further out and so never kept."""
         declared = self.declared
         read = self.reader
         shanten = read.shanten
-        sh = shanten(key, declared)
-        if sh > self.depth:
+        sh = shanten(full, declared)
+        if sh != target:
+            return sh, None
+        counts = bytearray(full)
+        kept: list[bytes] = []
+        for d in range(34):
+            if counts[d] and read.discardable[d]:
+                counts[d] -= 1
+                after = bytes(counts)
+                counts[d] += 1
+                if shanten(after, declared) == target:
+                    kept.append(after)
+        return sh, tuple(kept)
+
+    def _value(self, key: bytes, mode: int) -> float:
+        sh, ways = self._node(key)
+        if ways is None:
             return 0.0
-        unseen, total, keep = self.unseen, self.total, 1.0 - self.hazard
-        counts = bytearray(key)
+        keep = 1.0 - self.hazard
         if sh == 0:
             p_draw = 0.0
             p_discard = 0.0
             draw_gain = 0.0
             ron_gain = 0.0
-            for w in read.waits(key, declared):
-                if not unseen[w]:
-                    continue
-                p = unseen[w] / total
-                counts[w] += 1
-                full = bytes(counts)
-                counts[w] -= 1
+            for p, full, w, ron_too in ways:
                 p_draw += p
                 draw_gain += p * self._gain_of(full, w, True, mode)
-                # a 混儿 is drawn, never won off another seat (it is not discarded, and
-                # where a dead hand may let one go nobody may claim it)
-                if w not in read.wild:
+                if ron_too:
                     p_discard += p
                     ron_gain += p * self._gain_of(full, w, False, mode)
             if p_draw == 0.0:
@@ -283,30 +353,57 @@ class WinLookahead:
             return keep * gain / (1.0 - keep * stay)
         gain = 0.0
         p_better = 0.0
-        target = sh - 1
-        for k in range(34):
-            if not unseen[k] or counts[k] >= 4:
-                continue
-            counts[k] += 1
-            if shanten(bytes(counts), declared) == target:
-                best = 0.0
-                for d in range(34):
-                    if counts[d] and (d != k or counts[d] > 1) and read.discardable[d]:
-                        counts[d] -= 1
-                        after = bytes(counts)
-                        counts[d] += 1
-                        if shanten(after, declared) == target:
-                            best = max(best, self._of(after, mode))
-                p = unseen[k] / total
-                gain += p * best
-                p_better += p
-            counts[k] -= 1
+        of = self._of
+        for p, afters in ways:
+            best = 0.0
+            for after in afters:
+                best = max(best, of(after, mode))
+            gain += p * best
+            p_better += p
         return keep * gain / (1.0 - keep * (1.0 - p_better))
+
+
+_Node = tuple[int, tuple[Any, ...] | None]
+"""A hand's shanten and its ways on (:meth:`WinLookahead._node`); None beyond the depth
+of the search that first met it."""
 
 
 _POINTS, _CHANCE, _UTILITY = 0, 1, 2
 """What :meth:`WinLookahead._value` sums: points, the chance of a win, or points plus
 :attr:`WinLookahead.bonus` for each win."""
+
+
+class _Looks:
+    """The searches of one decision, one per meld list and model, made on demand: one
+    asked for twice (a review values each discard, then play ranks them) is the same
+    search, and searches of the same melds at another depth share what does not depend
+    on it (:class:`WinLookahead`'s ``shared``)."""
+
+    def __init__(self, hand: MahjongHand, seat: int) -> None:
+        self.hand = hand
+        self.seat = seat
+        self.unseen = unseen_counts(hand, seat)
+        self.reader = reader(hand, seat)
+        self._made: dict[tuple[tuple[Meld, ...], Model], WinLookahead] = {}
+        self._first: dict[tuple[Meld, ...], WinLookahead] = {}
+
+    def get(self, melds: Sequence[Meld], model: Model) -> WinLookahead:
+        melds = tuple(melds)
+        got = self._made.get((melds, model))
+        if got is None:
+            first = self._first.get(melds)
+            got = WinLookahead(
+                self.hand,
+                self.seat,
+                melds,
+                unseen=self.unseen,
+                model=model,
+                shared=first,
+                read=self.reader,
+            )
+            self._made[melds, model] = got
+            self._first.setdefault(melds, got)
+        return got
 
 
 def lookahead_action(
@@ -339,6 +436,7 @@ def lookahead_evaluation(
     win taken and its alternatives, the kongs, the discards of a hand two from ready
     (with a depth-two model, though the choice stays the tie-break's), and each discard's
     deal-in chance (``model.danger_samples`` or 24 samples)."""
+    looks = _Looks(hand, seat)
     if (
         A.HU in legal
         and hand.phase == CLAIM
@@ -346,22 +444,24 @@ def lookahead_evaluation(
         and model.wait_for_self_draw
         and A.ZIMO not in legal
     ):
-        return _win_or_wait(hand, seat, legal, model)
+        return _win_or_wait(hand, seat, legal, model, looks=looks)
     if A.ZIMO in legal or A.HU in legal or (A.DECLARE in legal and default == A.DECLARE):
-        values = _all_values(hand, seat, legal, model, detail) if detail else {}
+        values = _all_values(hand, seat, legal, model, detail, looks=looks) if detail else {}
         return Evaluation(default, "rule", values, frozenset([default]))
     if hand.phase == ACT:
-        return _discard(hand, seat, legal, default, model, detail=detail)
+        return _discard(hand, seat, legal, default, model, looks=looks, detail=detail)
     if hand.phase == CLAIM and (A.PONG in legal or A.KONG in legal):
-        return _claim(hand, seat, legal, default, model, detail=detail)
+        return _claim(hand, seat, legal, default, model, looks=looks, detail=detail)
     return Evaluation(default, "greedy", {}, frozenset([default]))
 
 
-def _win_or_wait(hand: MahjongHand, seat: int, legal: Sequence[int], model: Model) -> Evaluation:
+def _win_or_wait(
+    hand: MahjongHand, seat: int, legal: Sequence[int], model: Model, *, looks: _Looks
+) -> Evaluation:
     """With wild kinds, a discard win against playing the ready hand on: passing keeps
     the hand's value (its self-draws, a drawn 混儿 among them, and later discard wins)
     less :attr:`Model.beaten_cost` times the chance of not winning it."""
-    values = _window_values(hand, seat, legal, model, wide=True)
+    values = _window_values(hand, seat, legal, model, looks=looks, wide=True)
     win, stay = values[A.HU], values[A.PASS]
     later = stay.points or 0.0
     if not model.count_beaten:  # the values do not count it yet
@@ -372,12 +472,18 @@ def _win_or_wait(hand: MahjongHand, seat: int, legal: Sequence[int], model: Mode
 
 
 def _all_values(
-    hand: MahjongHand, seat: int, legal: Sequence[int], model: Model, detail: bool
+    hand: MahjongHand,
+    seat: int,
+    legal: Sequence[int],
+    model: Model,
+    detail: bool,
+    *,
+    looks: _Looks,
 ) -> dict[int, Value]:
     """Every legal action's value where the model reaches (for review)."""
     if hand.phase == ACT:
-        return _turn_values(hand, seat, legal, model, detail, wide=True)
-    return _window_values(hand, seat, legal, model, wide=True)
+        return _turn_values(hand, seat, legal, model, detail, looks=looks, wide=True)
+    return _window_values(hand, seat, legal, model, looks=looks, wide=True)
 
 
 def _chance_value(look: WinLookahead, key: bytes) -> Value:
@@ -391,6 +497,7 @@ def _turn_values(
     model: Model,
     detail: bool,
     *,
+    looks: _Looks,
     wide: bool,
 ) -> dict[int, Value]:
     """The values of ``seat``'s actions in its turn: each discard (and its ready
@@ -398,12 +505,12 @@ def _turn_values(
     after it, before its replacement draw) and a self-drawn win (its exact score)."""
     counts = bytearray(hand.counts[seat][:34])
     declared = len(hand.melds[seat])
-    look = WinLookahead(hand, seat, hand.melds[seat], model=model)
+    look = looks.get(hand.melds[seat], model)
     if detail and model.depth < 2:
         keys = {a: _after(counts, a) for a in legal if a < 34}
         shanten = look.reader.shanten
         if keys and min(shanten(k, declared) for k in keys.values()) > model.depth:
-            look = WinLookahead(hand, seat, hand.melds[seat], model=_deeper(model))
+            look = looks.get(hand.melds[seat], _deeper(model))
     values: dict[int, Value] = {}
     for a in legal:
         if a < 34 or a >= A.TING:
@@ -417,7 +524,7 @@ def _turn_values(
             counts[tile] -= 4
             after = bytes(counts)
             counts[tile] += 4
-            kong = WinLookahead(hand, seat, melds, unseen=look.unseen, model=look_model(look))
+            kong = looks.get(melds, look.model)
             values[a] = _chance_value(kong, after)
         elif a < 102:
             tile = a - 68
@@ -427,7 +534,7 @@ def _turn_values(
                 else m
                 for m in hand.melds[seat]
             ]
-            kong = WinLookahead(hand, seat, melds, unseen=look.unseen, model=look_model(look))
+            kong = looks.get(melds, look.model)
             values[a] = _chance_value(kong, _after(counts, tile))
         elif a == A.ZIMO:
             gain = look.win_gain(bytes(counts), hand.drawn, True)
@@ -445,10 +552,6 @@ def _turn_values(
     return values
 
 
-def look_model(look: WinLookahead) -> Model:
-    return look.model
-
-
 def _deeper(model: Model) -> Model:
     return dataclasses.replace(model, depth=2)
 
@@ -461,16 +564,21 @@ def _after(counts: bytearray, tile: int) -> bytes:
 
 
 def _window_values(
-    hand: MahjongHand, seat: int, legal: Sequence[int], model: Model, *, wide: bool
+    hand: MahjongHand,
+    seat: int,
+    legal: Sequence[int],
+    model: Model,
+    *,
+    looks: _Looks,
+    wide: bool,
 ) -> dict[int, Value]:
     """The values of ``seat``'s answers to the tile on offer: pass (the hand as it is),
     pong (the best discard after it), kong; with ``wide`` (review) a win too (its exact
     score) and the answers of a 抢杠 or 天听 window."""
     counts = bytearray(hand.counts[seat][:34])
-    unseen = unseen_counts(hand, seat)
 
     def search(melds: Sequence[Meld]) -> WinLookahead:
-        return WinLookahead(hand, seat, melds, unseen=unseen, model=model)
+        return looks.get(melds, model)
 
     stay = search(hand.melds[seat])
     values = {A.PASS: _chance_value(stay, bytes(counts))}
@@ -517,6 +625,7 @@ def _discard(
     default: int,
     model: Model,
     *,
+    looks: _Looks,
     detail: bool,
 ) -> Evaluation:
     if default < 34:
@@ -524,15 +633,17 @@ def _discard(
     elif default >= A.TING:
         base = default - A.TING
     else:  # greedy chose a kong: keep it
-        kong = _turn_values(hand, seat, legal, model, detail, wide=True) if detail else {}
+        kong = (
+            _turn_values(hand, seat, legal, model, detail, looks=looks, wide=True) if detail else {}
+        )
         return Evaluation(default, "greedy", kong, frozenset([default]))
     counts = bytearray(hand.counts[seat][:34])
     declared = len(hand.melds[seat])
     options = sorted({a for a in legal if a < 34})
     after = {a: _after(counts, a) for a in options}
-    read = reader(hand, seat)
+    read = looks.reader
     shanten = {a: read.shanten(k, declared) for a, k in after.items()}
-    wide = _turn_values(hand, seat, legal, model, detail, wide=True) if detail else {}
+    wide = _turn_values(hand, seat, legal, model, detail, looks=looks, wide=True) if detail else {}
     if min(shanten.values()) > model.depth:
         choice, ties = _far_discard(
             hand,
@@ -546,7 +657,7 @@ def _discard(
             read=read,
         )
         return Evaluation(choice, "greedy", wide, ties)
-    look = WinLookahead(hand, seat, hand.melds[seat], model=model)
+    look = looks.get(hand.melds[seat], model)
     # a 混儿 discard (only where a dead hand may make one) leaves a hand that cannot win
     values = {a: -look.bonus if a in read.wild else look.net(k) for a, k in after.items()}
     if model.danger_samples:
@@ -633,14 +744,19 @@ def _claim(
     default: int,
     model: Model,
     *,
+    looks: _Looks,
     detail: bool,
 ) -> Evaluation:
     """Pong (or kong) the tile on offer, or pass: whichever leaves the better hand."""
     counts = bytes(hand.counts[seat][:34])
-    if reader(hand, seat).shanten(counts, len(hand.melds[seat])) > model.depth:
-        values = _window_values(hand, seat, legal, _deeper(model), wide=True) if detail else {}
+    if looks.reader.shanten(counts, len(hand.melds[seat])) > model.depth:
+        values = (
+            _window_values(hand, seat, legal, _deeper(model), looks=looks, wide=True)
+            if detail
+            else {}
+        )
         return Evaluation(default, "greedy", values, frozenset([default]))
-    values = _window_values(hand, seat, legal, model, wide=detail)
+    values = _window_values(hand, seat, legal, model, looks=looks, wide=detail)
     points = {a: v.points or 0.0 for a, v in values.items() if a in (A.PASS, A.PONG, A.KONG)}
     choice = max(points, key=lambda a: (points[a], a == default))
     ties = frozenset(a for a in points if points[a] == points[choice])

@@ -136,10 +136,10 @@ def create_app(
             status_code=422,
         )
 
-    @app.get("/api/health")
+    @app.get("/api/health", response_model=R.HealthAnswer)
     async def health() -> JSONResponse:
-        report = health_report(manager)
-        return JSONResponse(report, status_code=200 if report["ok"] else 503)
+        report = R.HealthAnswer.model_validate(health_report(manager))
+        return JSONResponse(report.model_dump(mode="json"), status_code=200 if report.ok else 503)
 
     @app.get("/metrics")
     async def metrics() -> PlainTextResponse:
@@ -148,25 +148,25 @@ def create_app(
         )
 
     @app.get("/api/variants")
-    async def variants() -> list[dict[str, Any]]:
-        return [variant.describe() for variant in manager.flows().values()]
+    async def variants() -> list[R.VariantInfo]:
+        return [R.VariantInfo.model_validate(v.describe()) for v in manager.flows().values()]
 
     @app.get("/api/protocol")
-    async def protocol() -> dict[str, Any]:
-        return {"version": P.PROTOCOL_VERSION, "client_messages": P.client_schema()}
+    async def protocol() -> R.ProtocolAnswer:
+        return R.ProtocolAnswer(version=P.PROTOCOL_VERSION, client_messages=P.client_schema())
 
     @app.get("/api/schema")
-    async def schema() -> dict[str, Any]:
-        return {
-            "version": P.PROTOCOL_VERSION,
-            "client_messages": P.client_schema(),
-            "server_messages": M.server_schema(),
-        }
+    async def schema() -> R.SchemaAnswer:
+        return R.SchemaAnswer(
+            version=P.PROTOCOL_VERSION,
+            client_messages=P.client_schema(),
+            server_messages=M.server_schema(),
+        )
 
     @app.get("/api/rooms")
     async def rooms(
         request: Request, status: str | None = None, limit: int = 50
-    ) -> list[dict[str, Any]]:
+    ) -> list[M.RoomInfo]:
         """Rooms on this server, newest first; ``status=waiting``: those a person may still
         sit down in (the lobby's list of open rooms)."""
         if status not in (None, "waiting", "playing", "finished"):
@@ -178,10 +178,10 @@ def create_app(
         if status == "waiting":
             found = [r for r in found if _has_free_seat(r)]
         found.sort(key=lambda r: r.created, reverse=True)
-        return [r.public() for r in found[: max(1, min(limit, 200))]]
+        return [M.RoomInfo.model_validate(r.public()) for r in found[: max(1, min(limit, 200))]]
 
     @app.get("/api/rooms/{code}")
-    async def room(code: str, request: Request) -> dict[str, Any]:
+    async def room(code: str, request: Request) -> M.RoomInfo:
         address = _address(request.client.host if request.client else None, request.headers)
         if not await manager.admit("lookup", address):
             raise HTTPException(429, "too many room lookups; wait a little")
@@ -189,7 +189,7 @@ def create_app(
             found = manager.room(code[:32])
         except P.ProtocolError as exc:
             raise HTTPException(404, exc.message) from None
-        return found.public()
+        return M.RoomInfo.model_validate(found.public())
 
     @app.get("/api/games")
     async def games(status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:

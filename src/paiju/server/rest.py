@@ -4,22 +4,50 @@
 replay frames (``GET /api/games/{id}/frames``, ``POST /api/replay``: a
 :class:`ReplayAnswer`) and the reviews (``GET /api/games/{id}/review``, ``POST
 /api/review``, ``GET /api/review/jobs/{job}``: a :class:`ReviewAnswer`, or while it is
-not done, status 202, a :class:`ReviewProgress`), and 我的对局 (``POST /api/mine``: a
-:class:`MineAnswer`). Their JSON Schemas are published with
+not done, status 202, a :class:`ReviewProgress`), 我的对局 (``POST /api/mine``: a
+:class:`MineAnswer`), the lobby's games and item names (``GET /api/variants``, ``GET
+/api/items``), the calculator (``POST /api/score``), the server's state (``GET
+/api/health``), the schemas themselves, a cluster node's own routes (``GET /api/cluster``,
+``/api/open-rooms``, ``/api/ready``), and :class:`ErrorAnswer`, a refusal's body (the
+rooms' answers are the ``room`` message's ``RoomInfo``). Their JSON Schemas are published with
 the server messages' (in ``$defs`` of ``GET /api/schema``'s ``server_messages`` and of
 ``web/src/schema/server-messages.json``, ``rest`` naming which answers which endpoint) so
 the web client's generated types cover them too. The game list is built through its models;
-the frames (megabytes for a long match) and the reviews (made in the review worker) are
-sent as built and checked against their models by the tests (as seat views and events are).
+so are the variants, item names, health and rooms; the frames (megabytes for a long
+match), the reviews (made in the review worker) and the calculator's results are sent as
+built and checked against their models by the tests (as seat views and events are).
 """
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import inspect
+import itertools
+import textwrap
+import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, WithJsonSchema
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    TypeAdapter,
+    WithJsonSchema,
+    create_model,
+)
 
-from paiju.server.events import REF_MARK
+from paiju.review import Decision
+from paiju.server.events import (
+    REF_MARK,
+    JiaxingExplanation,
+    JiaxingScoreItem,
+    QingerExplanation,
+    QingerScoreItem,
+    TaixingExplanation,
+    TaixingScoreItem,
+)
 
 JSONObject = dict[str, Any]
 
@@ -121,29 +149,59 @@ class ReviewCandidate(_Answer):
     deal_in: float | None
 
 
-class ReviewDecision(_Answer):
-    """One decision of the reviewed seat (docs/bots.md, paiju review)."""
-
+class _AbsentWhenUnset(_Answer):
+    # a field with a default is left out of the answer when unset, so not required
     model_config = ConfigDict(json_schema_serialization_defaults_required=False)
-    hand: int
-    """From 1 over the record."""
-    turn: int
-    """The seat's own decision number in that hand, from 1."""
-    move: int
-    """The hand's action number (every seat's), from 1."""
-    line: int
-    """The record line of the action, from 1."""
-    choice: str
-    bot: str
-    """The strong bot's choice."""
-    agree: bool
-    given_up: float
-    """Expected points given up against the bot's choice (0 when as good)."""
-    search: str
-    candidates: list[ReviewCandidate]
-    view: JSONObject | None = None
-    """The table as the seat saw it before choosing (its own view, as in ``state``, with
-    ``match_totals``: the totals as the hand began); absent when no views were asked."""
+
+
+def _attribute_docs(cls: type) -> dict[str, str]:
+    """The docstrings under a dataclass's fields (read as pydantic reads a model's)."""
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+    assert isinstance(body, ast.ClassDef)
+    docs: dict[str, str] = {}
+    for node, after in itertools.pairwise(body.body):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            docs[node.target.id] = inspect.cleandoc(after.value.value)
+    return docs
+
+
+def _answer_of(cls: type, name: str, types: dict[str, Any]) -> type[_Answer]:
+    """The answer model of a dataclass's ``to_json``: its fields, defaults and docstrings,
+    with ``types`` for the fields that are not plain JSON scalars in the dataclass."""
+    hints = typing.get_type_hints(cls)
+    fields: dict[str, Any] = {}
+    docs = _attribute_docs(cls)
+    for f in dataclasses.fields(cls):
+        kind = types.get(f.name, hints[f.name])
+        if kind not in (int, float, str, bool) and f.name not in types:
+            raise TypeError(f"{cls.__name__}.{f.name}: say which JSON it becomes")
+        default = ... if f.default is dataclasses.MISSING else f.default
+        fields[f.name] = (kind, Field(default, description=docs.get(f.name)))
+    model: type[_Answer] = create_model(
+        name,
+        __base__=_AbsentWhenUnset,
+        __doc__=inspect.getdoc(cls),
+        __module__=__name__,
+        **fields,
+    )
+    return model
+
+
+if typing.TYPE_CHECKING:
+    ReviewDecision = _Answer
+else:
+    # made from the review's own Decision, whose to_json this is, so the two cannot drift
+    ReviewDecision = _answer_of(
+        Decision,
+        "ReviewDecision",
+        {"candidates": list[ReviewCandidate], "view": JSONObject | None},
+    )
 
 
 class ReviewAnswer(_Answer):
@@ -271,6 +329,290 @@ class MineAnswer(_Answer):
     by_variant: dict[str, PlayerStatsAnswer]
 
 
+# -- the lobby, the calculator and the server's state -------------------------------------
+
+
+class BilingualName(_Answer):
+    zh: str
+    en: str
+
+
+class VariantNames(BilingualName):
+    """The game's name in 简体, 繁體 and English."""
+
+    zht: str
+
+
+class OptionInfo(_Answer):
+    """One option of a game (the lobby's form, ``paiju variants``)."""
+
+    name: str
+    type: Literal["bool", "int", "choice"]
+    default: bool | int | str | None
+    nullable: bool
+    """None is a value too (e.g. ``hands``: none, play by ``rounds``)."""
+    choices: list[str | int]
+    """The values of a ``choice`` (empty for the others)."""
+    minimum: int | None
+    maximum: int | None
+    label: BilingualName
+    rule: str
+    """The rule-book item it settles (``/rules/{game}#id``)."""
+
+
+class BotsInfo(_Answer):
+    levels: list[str]
+    """Every level the game has (``random``, ``greedy``, ``strong`` …)."""
+    server: list[str]
+    """The levels this server seats at its tables."""
+    default: str
+    names: dict[str, BilingualName]
+    """By level."""
+
+
+class ItemInfo(_Answer):
+    """A scoring item or payment reason: its names and its rule-book item (``seed``)."""
+
+    id: str
+    zh: str
+    zht: str
+    en: str
+    seed: str
+
+
+class ProfileInfo(_Answer):
+    """A named rule profile: the options it sets (the others keep their defaults)."""
+
+    name: str
+    version: int
+    options: JSONObject
+    zh: str
+    en: str
+
+
+class VariantInfo(_Answer):
+    """One game of ``GET /api/variants``."""
+
+    name: str
+    names: VariantNames
+    pieces: Literal["tiles", "cards"]
+    seats: int
+    """Seats with the default options."""
+    seats_option: str | None
+    """The option that changes the number of seats (a lobby redraws on it), if any."""
+    options: list[OptionInfo]
+    bots: BotsInfo
+    items: list[ItemInfo]
+    rule_book: str
+    """Its rule book's file in the repository (``docs/rules/qinger.md``; served at
+    ``/rules/{game}``)."""
+    profiles: list[ProfileInfo]
+    """The seed's defaults first."""
+
+
+class ItemNames(RootModel[dict[str, dict[str, BilingualName]]]):
+    """``GET /api/items``: game → item id (or payment reason) → its names."""
+
+
+class ScoreFishing(_Answer):
+    """钓鱼 (Jiaxing): the seat each turned tile landed on and the net fishing money."""
+
+    hits: list[int]
+    payments: list[int]
+
+
+class _Valid(_AbsentWhenUnset):
+    status: Literal[0]
+    """``paiju score``'s exit status: 0 a valid win (Qing'er: a valid settlement)."""
+    valid: Literal[True]
+    payments: list[int]
+    """Net change per seat from the settlement; sums to 0."""
+
+
+class JiaxingScore(_Valid):
+    """A valid Jiaxing win (docs/spec/score-cli.md)."""
+
+    variant: Literal["jiaxing"]
+    items: list[JiaxingScoreItem]
+    kong_payments: list[int]
+    """Net change per seat from the kong money of the winner's melds; sums to 0."""
+    fishing: ScoreFishing | None = None
+    """Only when the situation has ``fishing``."""
+    explanation: JiaxingExplanation
+
+
+class TaixingScore(_Valid):
+    """A valid Taixing win (items in 番, plus one for the flower count)."""
+
+    variant: Literal["taixing"]
+    items: list[TaixingScoreItem]
+    kong_payments: list[int]
+    explanation: TaixingExplanation
+
+
+class QingerScore(_Valid):
+    """A valid Qing'er settlement: each player's final score and items."""
+
+    variant: Literal["qinger"]
+    scores: list[int]
+    items: list[list[QingerScoreItem]]
+    """By seat."""
+    explanation: QingerExplanation
+
+
+class ScoreInvalid(_Answer):
+    """A well-formed situation that is no legal win under the rules in force."""
+
+    status: Literal[1]
+    valid: Literal[False]
+    reason: str
+    """简体中文 / English."""
+
+
+ScoreAnswer = JiaxingScore | TaixingScore | QingerScore | ScoreInvalid
+SCORE: TypeAdapter[ScoreAnswer] = TypeAdapter(ScoreAnswer)
+
+
+class ErrorAnswer(_Answer):
+    """A refusal (4xx, 503): ``detail`` from most endpoints (a list of what is wrong when
+    a query parameter does not parse), ``error`` from ``/api/score`` and for input that
+    could not be processed."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+    detail: str | list[JSONObject] | None = None
+    error: str | None = None
+
+
+class StorageHealth(_Answer):
+    paused: bool
+    """Writes are failing: tables wait (status 503)."""
+    write_errors: int
+    pauses: int
+    resumes: int
+    committed_batches: int
+    last_error: str | None
+
+
+class TablesHealth(_Answer):
+    rooms: int
+    playing: int
+    paused: int
+    idle: int
+    paused_total: int
+    resumed_total: int
+
+
+class GamesHealth(_Answer):
+    resumed_at_start: int
+    broken_at_start: int
+    idle_reaped: int
+
+
+class BotsHealth(_Answer):
+    worker_processes: int
+    worker_restarts: int
+
+
+class HealthAnswer(_Answer):
+    """``GET /api/health`` (200, or 503 while storage writes fail)."""
+
+    ok: bool
+    status: Literal["ok", "storage_paused"]
+    protocol: int
+    version: str
+    storage: StorageHealth
+    tables: TablesHealth
+    games: GamesHealth
+    rate_limited: int
+    """Messages and look-ups refused by the rate limits."""
+    bots: BotsHealth
+
+
+class ProtocolAnswer(_Answer):
+    """``GET /api/protocol``: the client messages' JSON Schema."""
+
+    version: int
+    client_messages: JSONObject
+
+
+class SchemaAnswer(ProtocolAnswer):
+    """``GET /api/schema``: both JSON Schemas (this document is ``server_messages``)."""
+
+    server_messages: JSONObject
+
+
+# -- a cluster node's own routes (paiju.server.cluster.http; docs/deploy.md) -----------------
+
+_SeatInfoJSON = Annotated[JSONObject, WithJsonSchema({"$comment": REF_MARK + "SeatInfo"})]
+
+
+class NodeBeat(_Answer):
+    """A live node's last heartbeat."""
+
+    node: str
+    started: float
+    """When it started, seconds since 1970 (UTC)."""
+    seen: float
+    """When it last beat (it is dropped a lease time after)."""
+    pid: int
+    rooms: int
+    playing: int
+    connections: int
+    """Clients connected to it (relayed ones included)."""
+    relayed_in: int
+    """Clients of other nodes whose messages it takes for its rooms."""
+    draining: bool
+
+
+class ClusterCounters(_Answer):
+    taken_over: int
+    """Rooms of a dead node this node took over mid-play."""
+    waiting_taken_over: int
+    """Waiting rooms (not started) of a dead node this node took over."""
+    lost: int
+    """Leases lost (another node holds the room now)."""
+    fenced: int
+    """Games dropped here because the storage fence refused this node's write."""
+    relayed_in: int
+    """Messages of other nodes' clients relayed in to this node's rooms."""
+
+
+class ClusterAnswer(_Answer):
+    """``GET /api/cluster``: this node, its leases and counters, and every live node."""
+
+    node: str
+    draining: bool
+    rooms: int
+    leases: int
+    counters: ClusterCounters
+    ticks: int
+    fence_refused: int
+    """Writes the storage fence refused (a room this node no longer owns)."""
+    nodes: dict[str, NodeBeat]
+    """By node name."""
+
+
+class OpenRoom(_Answer):
+    """One of the lobby's open rooms over the whole cluster (``GET /api/open-rooms``)."""
+
+    code: str
+    node: str
+    """The node that holds it."""
+    variant: str
+    n_seats: int
+    status: Literal["waiting"]
+    seats: list[_SeatInfoJSON]
+
+
+class ReadyAnswer(_AbsentWhenUnset):
+    """``GET /api/ready``: 200 while the node takes clients, 503 while it drains."""
+
+    ready: bool
+    node: str
+    draining: bool | None = None
+    """Only while draining (true)."""
+
+
 _REVIEW = ("ReviewAnswer|ReviewProgress", False)
 REST_ANSWERS: dict[str, tuple[str, bool]] = {
     "GET /api/games": ("GameSummary", True),
@@ -281,9 +623,23 @@ REST_ANSWERS: dict[str, tuple[str, bool]] = {
     "POST /api/review": _REVIEW,
     "GET /api/review/jobs/{job}": _REVIEW,
     "POST /api/mine": ("MineAnswer", False),
+    "GET /api/variants": ("VariantInfo", True),
+    "GET /api/items": ("ItemNames", False),
+    "POST /api/score": ("JiaxingScore|TaixingScore|QingerScore|ScoreInvalid", False),
+    "GET /api/rooms": ("RoomInfo", True),
+    "GET /api/rooms/{code}": ("RoomInfo", False),
+    "GET /api/health": ("HealthAnswer", False),
+    "GET /api/protocol": ("ProtocolAnswer", False),
+    "GET /api/schema": ("SchemaAnswer", False),
+    "GET /api/cluster": ("ClusterAnswer", False),
+    "GET /api/open-rooms": ("OpenRoom", True),
+    "GET /api/ready": ("ReadyAnswer", False),
 }
 """Endpoint → (the model of its answer, ``A|B`` for one of two, whether the answer is a
-list of them). A review answers 200 with a ``ReviewAnswer``, 202 with a ``ReviewProgress``."""
+list of them). A review answers 200 with a ``ReviewAnswer``, 202 with a ``ReviewProgress``;
+the score its result (the exit status ``paiju score`` would give in ``status``). The rooms'
+``RoomInfo`` is the ``room`` message's (paiju.server.messages). A refusal is an
+``ErrorAnswer``."""
 
 _MODELS: tuple[type[BaseModel], ...] = (
     GameSummary,
@@ -291,6 +647,19 @@ _MODELS: tuple[type[BaseModel], ...] = (
     ReviewAnswer,
     ReviewProgress,
     MineAnswer,
+    VariantInfo,
+    ItemNames,
+    JiaxingScore,
+    TaixingScore,
+    QingerScore,
+    ScoreInvalid,
+    ErrorAnswer,
+    HealthAnswer,
+    ProtocolAnswer,
+    SchemaAnswer,
+    ClusterAnswer,
+    OpenRoom,
+    ReadyAnswer,
 )
 GAME_LIST: TypeAdapter[list[GameSummary]] = TypeAdapter(list[GameSummary])
 

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from paiju.components import boundedjson
 from paiju.engine.events import to_json
 from paiju.engine.session import ResumeError, Session, Step
+from paiju.server.rest import ItemNames, ScoreAnswer
 from paiju.server.storage import Storage
 from paiju.variants import find_variant
 
@@ -28,7 +29,7 @@ RECORD_LINE_LIMITS = boundedjson.JsonLimits(max_bytes=MAX_RECORD_BYTES, max_dept
 router = APIRouter()
 
 
-@router.post("/api/score")
+@router.post("/api/score", response_model=ScoreAnswer)
 async def score(request: Request) -> JSONResponse:
     """Body: one ``paiju score`` situation. 200 with the calculator's output (``valid``
     false for a well-formed non-win), 422 with ``{"field", "error"}`` for bad input."""
@@ -45,7 +46,7 @@ async def score(request: Request) -> JSONResponse:
 
 
 @router.get("/api/items")
-async def items() -> dict[str, dict[str, dict[str, str]]]:
+async def items() -> ItemNames:
     """Every variant's scoring items and payment reasons: id → Chinese and English name."""
     from paiju.variants import VARIANTS
 
@@ -58,7 +59,7 @@ async def items() -> dict[str, dict[str, dict[str, str]]]:
             }
             for item_id in variant.item_ids()
         }
-    return out
+    return ItemNames.model_validate(out)
 
 
 _REPLAYING = threading.Lock()

@@ -8,8 +8,9 @@ import { actionLabel } from "../hand";
 import type { ItemNames } from "../names";
 import { actionPiece, parseAction, parsePieces, sortPieces, withoutOne } from "../notation";
 import { EVENT_VERBS } from "../schema/grammar";
-import type { GameSeat, RestAnswers, ReviewProgress as ReviewProgressAnswer } from "../schema/server-messages";
-import { initialState, type ClientState, type Json, type RoomInfo } from "../state";
+import type { ErrorAnswer, GameSeat, RestAnswers, ReviewProgress as ReviewProgressAnswer } from "../schema/server-messages";
+import { initialState, type ClientState, type RoomInfo } from "../state";
+import type { HandView } from "../view";
 import { CenterInfo, PlayerArea } from "../table";
 import {
   discardValues,
@@ -74,12 +75,11 @@ function ActionText(props: { lang: Lang; variant: string; action: string }) {
 }
 
 /** The seat's concealed pieces with the bot's value of discarding each drawn under it. */
-export function ValuedHand(props: { lang: Lang; variant: string; view: Json; seat: number; decision: Decision }) {
+export function ValuedHand(props: { lang: Lang; variant: string; view: HandView; seat: number; decision: Decision }) {
   const { lang, variant, view, seat, decision } = props;
-  const mine: Json = view.players?.[seat] ?? {};
-  const all = parsePieces(variant, mine.hand);
+  const all = parsePieces(variant, view.players[seat]?.hand);
   // the view's hand holds every concealed piece, the drawn one among them: set it apart
-  const drawn: string | null = typeof view.drawn === "string" && all.includes(view.drawn) ? view.drawn : null;
+  const drawn = view.drawn && all.includes(view.drawn) ? view.drawn : null;
   const pieces = sortPieces(variant, drawn ? withoutOne(all, drawn) : all);
   const values = discardValues(decision);
   // only a discard marks a tile: the grammar's discard word, not a guess at its spelling
@@ -370,19 +370,22 @@ export function ReviewView(props: { lang: Lang; doc: ReviewDoc; i: number; go: (
   );
 }
 
-async function readJson(r: Response): Promise<Json> {
+/** An answer's JSON: the endpoint's own when ``r.ok`` (or 202), else a refusal. A body that
+ * is no JSON (a proxy's error page) reads as a refusal naming its first characters. */
+async function readJson(r: Response): Promise<unknown> {
   const text = await r.text();
   try {
     return JSON.parse(text);
   } catch {
-    return { detail: text.slice(0, 200) };
+    const refusal: ErrorAnswer = { detail: text.slice(0, 200) };
+    return refusal;
   }
 }
 
-function detailOf(body: Json): string {
+function detailOf(body: ErrorAnswer): string {
   const d = body.detail ?? body.error;
   if (typeof d === "string") return d;
-  if (Array.isArray(d)) return d.map((x: Json) => x.msg ?? JSON.stringify(x)).join("; ");
+  if (Array.isArray(d)) return d.map((x) => (typeof x.msg === "string" ? x.msg : JSON.stringify(x))).join("; ");
   return JSON.stringify(body);
 }
 
@@ -420,7 +423,7 @@ export function ReviewPage(props: { lang: Lang; id: string | null; seat: number 
     fetch(`/api/games/${encodeURIComponent(source.id)}`)
       .then(async (r) => {
         const body = await readJson(r);
-        if (!r.ok) throw new Error(detailOf(body));
+        if (!r.ok) throw new Error(detailOf(body as ErrorAnswer));
         const game = body as RestAnswers["GET /api/games/{game_id}"];
         setNames((game.seats ?? []).map((s: GameSeat) => (s.kind === "bot" ? `bot:${s.level ?? ""}` : String(s.name ?? ""))));
       })
@@ -438,7 +441,7 @@ export function ReviewPage(props: { lang: Lang; id: string | null; seat: number 
       src.kind === "game"
         ? fetch(`/api/games/${encodeURIComponent(src.id)}/review?seat=${who}&wait=0`)
         : fetch(`/api/review?seat=${who}&wait=0`, { method: "POST", body: src.text });
-    const follow = async (r: Response): Promise<Json | null> => {
+    const follow = async (r: Response): Promise<ReviewDoc | null> => {
       const body = await readJson(r);
       if (mine !== runs.current) return null;
       if (r.status === 202) {
@@ -453,17 +456,18 @@ export function ReviewPage(props: { lang: Lang; id: string | null; seat: number 
         setError({ text: rt(lang, "review.busy"), retry: true });
         return null;
       }
-      if (!r.ok) throw new Error(detailOf(body));
-      return body;
+      if (!r.ok) throw new Error(detailOf(body as ErrorAnswer));
+      // 200: the union's finished review, its decisions' views a hand's (ReviewDoc)
+      return body as ReviewDoc;
     };
     request
       .then(follow)
       .then((body) => {
         if (!body) return;
-        setDoc(body as ReviewDoc);
+        setDoc(body);
         // open on the costliest decision: that is what a player comes to see
-        const worst = (body as ReviewDoc).mistakes[0];
-        setI(worst ? Math.max(0, indexOf(body as ReviewDoc, worst)) : 0);
+        const worst = body.mistakes[0];
+        setI(worst ? Math.max(0, indexOf(body, worst)) : 0);
       })
       .catch((e) => {
         if (mine === runs.current) setError({ text: rt(lang, "review.error", { m: String(e.message ?? e) }), retry: true });

@@ -13,9 +13,29 @@ export interface BetweenHandsView {
   phase: "between_hands" | "finished";
 }
 
+export interface BilingualName {
+  en: string;
+  zh: string;
+}
+
 export interface BilingualText {
   en: string;
   zh: string;
+}
+
+export interface BotsHealth {
+  worker_processes: number;
+  worker_restarts: number;
+}
+
+export interface BotsInfo {
+  default: string;
+  /** Every level the game has (``random``, ``greedy``, ``strong`` …). */
+  levels: string[];
+  /** By level. */
+  names: Record<string, BilingualName>;
+  /** The levels this server seats at its tables. */
+  server: string[];
 }
 
 /** A chow of the discard ``tile`` from seat ``from``; ``low`` is its lowest tile. */
@@ -35,6 +55,33 @@ export interface Clock {
   seat: number;
 }
 
+/** ``GET /api/cluster``: this node, its leases and counters, and every live node. */
+export interface ClusterAnswer {
+  counters: ClusterCounters;
+  draining: boolean;
+  /** Writes the storage fence refused (a room this node no longer owns). */
+  fence_refused: number;
+  leases: number;
+  node: string;
+  /** By node name. */
+  nodes: Record<string, NodeBeat>;
+  rooms: number;
+  ticks: number;
+}
+
+export interface ClusterCounters {
+  /** Games dropped here because the storage fence refused this node's write. */
+  fenced: number;
+  /** Leases lost (another node holds the room now). */
+  lost: number;
+  /** Messages of other nodes' clients relayed in to this node's rooms. */
+  relayed_in: number;
+  /** Rooms of a dead node this node took over mid-play. */
+  taken_over: number;
+  /** Waiting rooms (not started) of a dead node this node took over. */
+  waiting_taken_over: number;
+}
+
 /** Cards drawn to pick the first dealer, round by round, as [seat, card]. */
 export interface DealerDrawEvent {
   draws: Array<Array<[number, string]>>;
@@ -46,6 +93,16 @@ export interface Error {
   code: string;
   message: string;
   type: "error";
+}
+
+/**
+ * A refusal (4xx, 503): ``detail`` from most endpoints (a list of what is wrong when
+ * a query parameter does not parse), ``error`` from ``/api/score`` and for input that
+ * could not be processed.
+ */
+export interface ErrorAnswer {
+  detail?: string | Array<Record<string, unknown>> | null;
+  error?: string | null;
 }
 
 /** The stock ran out with no winner. */
@@ -146,6 +203,12 @@ export interface GameSummary {
   variant: string;
 }
 
+export interface GamesHealth {
+  broken_at_start: number;
+  idle_reaped: number;
+  resumed_at_start: number;
+}
+
 /** The win threshold and this seat's running score against it (None when unknown). */
 export interface GateView {
   running: number | null;
@@ -199,12 +262,38 @@ export interface HandSummary {
   winners: number[];
 }
 
+/** ``GET /api/health`` (200, or 503 while storage writes fail). */
+export interface HealthAnswer {
+  bots: BotsHealth;
+  games: GamesHealth;
+  ok: boolean;
+  protocol: number;
+  /** Messages and look-ups refused by the rate limits. */
+  rate_limited: number;
+  status: "ok" | "storage_paused";
+  storage: StorageHealth;
+  tables: TablesHealth;
+  version: string;
+}
+
 /** A scoring item: its name in both languages and how often it scored. */
 export interface ItemCount {
   count: number;
   en: string;
   zh: string;
 }
+
+/** A scoring item or payment reason: its names and its rule-book item (``seed``). */
+export interface ItemInfo {
+  en: string;
+  id: string;
+  seed: string;
+  zh: string;
+  zht: string;
+}
+
+/** ``GET /api/items``: game → item id (or payment reason) → its names. */
+export type ItemNames = Record<string, Record<string, BilingualName>>;
 
 /** The dealer's dice. */
 export interface JiaxingDiceEvent {
@@ -255,6 +344,22 @@ export interface JiaxingPaymentLine {
   reason: "bao_hu" | "bao_pai" | "ben_hun_er_long" | "bi_fen" | "da_qi_dui" | "di_hu" | "diao_yu" | "fang_pao" | "feng_ding" | "feng_hu" | "gang" | "gang_kai" | "gang_shang_hua_an" | "gang_shang_hua_ming" | "gang_shang_pao" | "hai_di_lao_yue" | "hai_di_pao" | "hun_er_diao" | "jin_gang" | "lian_gang" | "long" | "man_wu_fan" | "mei_hun_er" | "men_qing" | "peng_peng_hu" | "qi_xiao_dui" | "qiang_gang" | "qing_yi_se" | "quan_qiu_ren" | "quan_qiu_ren_fan_chong" | "ren_hu" | "ti_liu" | "tian_hu" | "ting_pai" | "yi_pao_san_xiang" | "zhuo_wu_er" | "zi_mo";
   rule?: string;
   zh: string;
+}
+
+/** A valid Jiaxing win (docs/spec/score-cli.md). */
+export interface JiaxingScore {
+  explanation: JiaxingExplanation;
+  /** Only when the situation has ``fishing``. */
+  fishing?: ScoreFishing | null;
+  items: JiaxingScoreItem[];
+  /** Net change per seat from the kong money of the winner's melds; sums to 0. */
+  kong_payments: number[];
+  /** Net change per seat from the settlement; sums to 0. */
+  payments: number[];
+  /** ``paiju score``'s exit status: 0 a valid win (Qing'er: a valid settlement). */
+  status: 0;
+  valid: true;
+  variant: "jiaxing";
 }
 
 /** A winner's items, the value per payer, and whether it is paid as 放炮 or 自摸. */
@@ -488,6 +593,50 @@ export interface MineReview {
   total?: number | null;
 }
 
+/** A live node's last heartbeat. */
+export interface NodeBeat {
+  /** Clients connected to it (relayed ones included). */
+  connections: number;
+  draining: boolean;
+  node: string;
+  pid: number;
+  playing: number;
+  /** Clients of other nodes whose messages it takes for its rooms. */
+  relayed_in: number;
+  rooms: number;
+  /** When it last beat (it is dropped a lease time after). */
+  seen: number;
+  /** When it started, seconds since 1970 (UTC). */
+  started: number;
+}
+
+/** One of the lobby's open rooms over the whole cluster (``GET /api/open-rooms``). */
+export interface OpenRoom {
+  code: string;
+  n_seats: number;
+  /** The node that holds it. */
+  node: string;
+  seats: SeatInfo[];
+  status: "waiting";
+  variant: string;
+}
+
+/** One option of a game (the lobby's form, ``paiju variants``). */
+export interface OptionInfo {
+  /** The values of a ``choice`` (empty for the others). */
+  choices: Array<string | number>;
+  default: boolean | number | string | null;
+  label: BilingualName;
+  maximum: number | null;
+  minimum: number | null;
+  name: string;
+  /** None is a value too (e.g. ``hands``: none, play by ``rounds``). */
+  nullable: boolean;
+  /** The rule-book item it settles (``/rules/{game}#id``). */
+  rule: string;
+  type: "bool" | "int" | "choice";
+}
+
 /** A pair of seats and the stake their payment is multiplied by, from their knocks. */
 export interface PairStakeView {
   seats: number[];
@@ -533,6 +682,21 @@ export interface Pong {
   server_time: number;
   t: number | null;
   type: "pong";
+}
+
+/** A named rule profile: the options it sets (the others keep their defaults). */
+export interface ProfileInfo {
+  en: string;
+  name: string;
+  options: Record<string, unknown>;
+  version: number;
+  zh: string;
+}
+
+/** ``GET /api/protocol``: the client messages' JSON Schema. */
+export interface ProtocolAnswer {
+  client_messages: Record<string, unknown>;
+  version: number;
 }
 
 export interface QingerAddedKongEvent {
@@ -656,6 +820,20 @@ export interface QingerPongEvent {
   type: "pong";
 }
 
+/** A valid Qing'er settlement: each player's final score and items. */
+export interface QingerScore {
+  explanation: QingerExplanation;
+  /** By seat. */
+  items: QingerScoreItem[][];
+  /** Net change per seat from the settlement; sums to 0. */
+  payments: number[];
+  scores: number[];
+  /** ``paiju score``'s exit status: 0 a valid win (Qing'er: a valid settlement). */
+  status: 0;
+  valid: true;
+  variant: "qinger";
+}
+
 /** A seat's items, its score and that score before the multipliers. */
 export interface QingerScoreEvent {
   before_multipliers: number;
@@ -716,6 +894,14 @@ export interface QingerWinEvent {
   how: WinType;
   type: "win";
   winners: number[];
+}
+
+/** ``GET /api/ready``: 200 while the node takes clients, 503 while it drains. */
+export interface ReadyAnswer {
+  /** Only while draining (true). */
+  draining?: boolean | null;
+  node: string;
+  ready: boolean;
 }
 
 /** A seat declares ready (听). */
@@ -819,8 +1005,9 @@ export interface ReviewDecision {
   /** The seat's own decision number in that hand, from 1. */
   turn: number;
   /**
-   * The table as the seat saw it before choosing (its own view, as in ``state``, with
-   * ``match_totals``: the totals as the hand began); absent when no views were asked.
+   * The table as the seat saw it before choosing (its own view, as in ``state``, so
+   * nothing of another seat's concealed hand, with ``match_totals``: the totals as the
+   * hand began); absent when no views were asked.
    */
   view?: Record<string, unknown> | null;
 }
@@ -859,6 +1046,27 @@ export interface RoomMessage {
   room: RoomInfo;
   type: "room";
   you: You;
+}
+
+/** ``GET /api/schema``: both JSON Schemas (this document is ``server_messages``). */
+export interface SchemaAnswer {
+  client_messages: Record<string, unknown>;
+  server_messages: Record<string, unknown>;
+  version: number;
+}
+
+/** 钓鱼 (Jiaxing): the seat each turned tile landed on and the net fishing money. */
+export interface ScoreFishing {
+  hits: number[];
+  payments: number[];
+}
+
+/** A well-formed situation that is no legal win under the rules in force. */
+export interface ScoreInvalid {
+  /** 简体中文 / English. */
+  reason: string;
+  status: 1;
+  valid: false;
 }
 
 export type SeatEvent = JiaxingEvent | TaixingEvent | QingerEvent;
@@ -900,6 +1108,25 @@ export interface Snapshot {
   to_act?: number[];
   turn?: number | null;
   type: "snapshot";
+}
+
+export interface StorageHealth {
+  committed_batches: number;
+  last_error: string | null;
+  /** Writes are failing: tables wait (status 503). */
+  paused: boolean;
+  pauses: number;
+  resumes: number;
+  write_errors: number;
+}
+
+export interface TablesHealth {
+  idle: number;
+  paused: number;
+  paused_total: number;
+  playing: number;
+  resumed_total: number;
+  rooms: number;
 }
 
 /** The dealer's dice: where the wall is broken, 豹子, and the 荒庄 streak before. */
@@ -953,6 +1180,19 @@ export interface TaixingPaymentLine {
   reason: "an_gang" | "bao_pai" | "bao_zi" | "bi_fen" | "da_diao_che" | "di_hua" | "dui_dui_hu" | "fang_pao" | "feng_an_gang" | "feng_an_ke" | "feng_bu_gang" | "feng_ding" | "feng_gang" | "feng_peng" | "feng_yi_se" | "gang" | "gang_kai" | "hua" | "hua_hu" | "hua_pai" | "huang_zhuang" | "hun_yi_se" | "ming_gang" | "qi_dui" | "qiang_gang" | "qing_yi_se" | "tian_ting" | "xiao_hu" | "yi_tiao_long" | "zi_mo";
   rule?: string;
   zh: string;
+}
+
+/** A valid Taixing win (items in 番, plus one for the flower count). */
+export interface TaixingScore {
+  explanation: TaixingExplanation;
+  items: TaixingScoreItem[];
+  kong_payments: number[];
+  /** Net change per seat from the settlement; sums to 0. */
+  payments: number[];
+  /** ``paiju score``'s exit status: 0 a valid win (Qing'er: a valid settlement). */
+  status: 0;
+  valid: true;
+  variant: "taixing";
 }
 
 /** A winner's items (番 and flowers), its flower count and the value per payer. */
@@ -1027,6 +1267,34 @@ export interface Update {
   type: "update";
 }
 
+/** One game of ``GET /api/variants``. */
+export interface VariantInfo {
+  bots: BotsInfo;
+  items: ItemInfo[];
+  name: string;
+  names: VariantNames;
+  options: OptionInfo[];
+  pieces: "tiles" | "cards";
+  /** The seed's defaults first. */
+  profiles: ProfileInfo[];
+  /**
+   * Its rule book's file in the repository (``docs/rules/qinger.md``; served at
+   * ``/rules/{game}``).
+   */
+  rule_book: string;
+  /** Seats with the default options. */
+  seats: number;
+  /** The option that changes the number of seats (a lobby redraws on it), if any. */
+  seats_option: string | null;
+}
+
+/** The game's name in 简体, 繁體 and English. */
+export interface VariantNames {
+  en: string;
+  zh: string;
+  zht: string;
+}
+
 export interface WallBreak {
   seat: number;
   stack: number;
@@ -1051,14 +1319,25 @@ export type ServerMessage = Welcome | Pong | RoomCreated | RoomMessage | Snapsho
 
 /** The JSON answer of each REST endpoint (method and path as the server routes it). */
 export interface RestAnswers {
+  "GET /api/cluster": ClusterAnswer;
   "GET /api/games": GameSummary[];
   "GET /api/games/{game_id}": GameSummary;
   "GET /api/games/{game_id}/frames": ReplayAnswer;
   "GET /api/games/{game_id}/review": ReviewAnswer | ReviewProgress;
+  "GET /api/health": HealthAnswer;
+  "GET /api/items": ItemNames;
+  "GET /api/open-rooms": OpenRoom[];
+  "GET /api/protocol": ProtocolAnswer;
+  "GET /api/ready": ReadyAnswer;
   "GET /api/review/jobs/{job}": ReviewAnswer | ReviewProgress;
+  "GET /api/rooms": RoomInfo[];
+  "GET /api/rooms/{code}": RoomInfo;
+  "GET /api/schema": SchemaAnswer;
+  "GET /api/variants": VariantInfo[];
   "POST /api/mine": MineAnswer;
   "POST /api/replay": ReplayAnswer;
   "POST /api/review": ReviewAnswer | ReviewProgress;
+  "POST /api/score": JiaxingScore | TaixingScore | QingerScore | ScoreInvalid;
 }
 
 export const PROTOCOL_VERSION = 1;
