@@ -655,7 +655,17 @@ class MahjongHand(HandBase):
 
     def _claim_window(self, source: int, tile: int) -> dict[int, list[int]]:
         pending: dict[int, list[int]] = {}
+        counts, cached = self.counts, self._waits
+        # claim_options offers a chow to the seat after claim_from only
+        chi_seat = (self.claim_from + 1) % 4 if self.rules.chi else -1
         for s in self._others(source):
+            if s != chi_seat and counts[s][tile] < 2:
+                # no pong or chow possible: only a win could be offered, and that needs
+                # the tile among the waits (most seats after most discards: the whole
+                # answer without claim_options' checks)
+                w = cached[s]
+                if tile not in (self.waits(s) if w is None else w):
+                    continue
             opts = self.claim_options(s, tile)
             if opts:
                 pending[s] = opts
