@@ -68,6 +68,33 @@ def test_random_hands_keep_every_invariant_after_every_action(
     assert hand.exhausted or hand.winners
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(["jiaxing", "taixing"]))
+def test_claim_window_is_every_seats_claim_options(seed: int, variant: str) -> None:
+    # the window skips claim_options for seats that can only pass: it must still be
+    # exactly the seats with options, for every tile a seat to move could let go
+    flow = find_variant(variant)
+    hand = flow.new_hand(flow.parse_options({}), seed=seed, dealer=seed % 4, carry={})
+    bots = [RandomBot(seed + i) for i in range(4)]
+    checked = 0
+    while hand.phase != END:
+        if hand.phase == "act":
+            source, kept = hand.current, hand.claim_from
+            hand.claim_from = source
+            for tile in range(34):
+                plain = {}
+                for s in ((source + 1) % 4, (source + 2) % 4, (source + 3) % 4):
+                    opts = hand.claim_options(s, tile)
+                    if opts:
+                        plain[s] = opts
+                assert hand._claim_window(source, tile) == plain
+            hand.claim_from = kept
+            checked += 1
+        for seat in hand.to_act():
+            hand.apply(bots[seat](hand, seat), seat)
+    assert checked
+
+
 def test_copy_is_independent() -> None:
     hand = MahjongHand(JiaxingRules(), seed=5)
     clone = hand.copy()

@@ -124,3 +124,24 @@ def test_waits_carry_unseen_copies_and_reasons() -> None:
             for seat in hand.to_act():
                 hand.apply(bots[seat](hand, seat), seat)
     assert found & {"no_missing_suit", "too_few_flowers"}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_views_built_together_are_each_seats_own_view(name: str) -> None:
+    # a server builds every seat's view of a decision at once, sharing the public parts
+    import json
+
+    for hand in _hands(name, range(3)):
+        n = len(hand.view(None)["players"])
+        keys: list[int | None] = [*range(n), None]
+        bots = [RandomBot(s) for s in range(n)]
+        while True:
+            for recent in (True, False):
+                together = hand.views(keys, recent=recent)
+                apart = [hand.view(key, recent=recent) for key in keys]
+                # the same JSON, key order included
+                assert [json.dumps(v) for v in together] == [json.dumps(v) for v in apart]
+            if hand.is_over:
+                break
+            for seat in hand.to_act():
+                hand.apply(bots[seat](hand, seat), seat)

@@ -128,6 +128,17 @@ def test_lobby_and_server_answers_fit_their_models(client: TestClient, player_fa
     assert rest["GET /api/variants"] == {"type": "array", "items": {"$ref": "#/$defs/VariantInfo"}}
 
 
+NOT_JSON = {"GET /metrics", "GET /api/games/{game_id}/record", "GET /rules/{name}"}
+CLUSTER_ONLY = {"GET /api/cluster", "GET /api/open-rooms", "GET /api/ready"}
+
+
+def test_every_json_route_has_its_answer_published(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    routes = {f"{method.upper()} {path}" for path, ops in paths.items() for method in ops}
+    # a new JSON endpoint needs its answer's model in rest.REST_ANSWERS (and docs/protocol.md)
+    assert routes - NOT_JSON == set(R.REST_ANSWERS) - CLUSTER_ONLY
+
+
 def test_refusals_fit_the_error_model(client: TestClient) -> None:
     for path, status in [
         ("/api/rooms/ZZZZZZ", 404),

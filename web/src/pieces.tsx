@@ -3,7 +3,7 @@ import { useContext } from "preact/hooks";
 import { anyPieceName, BackView, Decorative, PieceView, Wilds } from "./faces";
 import { tr, type Lang } from "./i18n";
 import { isCardVariant, mahjongMeldTiles, parseCards, type Piece } from "./notation";
-import type { Json } from "./state";
+import type { MeldView } from "./view";
 
 /**
  * One tile or card lying on the table, as a button named in the page's language (五万,
@@ -86,7 +86,7 @@ export function sourceLabel(lang: Lang, owner: number, source: number, n: number
 
 export function Melds(props: {
   variant: string;
-  melds: Json[];
+  melds: ReadonlyArray<MeldView>;
   lang: Lang;
   small?: boolean;
   owner?: number;
@@ -100,7 +100,7 @@ export function Melds(props: {
   return (
     <span class="melds">
       {props.melds.map((m) => {
-        const src: number | null | undefined = m.from;
+        const src = m.from;
         const fed = typeof src === "number" && props.owner !== undefined && src !== props.owner;
         const who = fed && props.seatLabel ? props.seatLabel(src) : "";
         const title = `${tr(lang, `meld.${m.type}`)}${fed ? ` · ${tr(lang, "meld.from", { who })}` : ""}`;
@@ -112,12 +112,12 @@ export function Melds(props: {
         if (isCardVariant(variant)) {
           return (
             <span class={`meld ${m.type}`} title={title} aria-label={title}>
-              <Pieces variant={variant} pieces={parseCards(m.cards)} small={props.small} lang={lang} buttons={props.buttons} />
+              <Pieces variant={variant} pieces={parseCards("cards" in m ? m.cards : "")} small={props.small} lang={lang} buttons={props.buttons} />
               {tag}
             </span>
           );
         }
-        const tiles = mahjongMeldTiles(m.type, m.tile);
+        const tiles = mahjongMeldTiles(m.type, "tile" in m ? m.tile : "");
         return (
           <span class={`meld ${m.type}`} title={title} aria-label={title}>
             <span class={props.small ? "pieces small" : "pieces"}>

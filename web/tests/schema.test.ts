@@ -47,13 +47,16 @@ describe("types generated from the server's JSON Schema", () => {
     const [json, , text] = server!;
     const rest = JSON.parse(readFileSync(json, "utf8")).rest;
     expect(Object.keys(rest).sort()).toEqual([
+      "GET /api/cluster",
       "GET /api/games",
       "GET /api/games/{game_id}",
       "GET /api/games/{game_id}/frames",
       "GET /api/games/{game_id}/review",
       "GET /api/health",
       "GET /api/items",
+      "GET /api/open-rooms",
       "GET /api/protocol",
+      "GET /api/ready",
       "GET /api/review/jobs/{job}",
       "GET /api/rooms",
       "GET /api/rooms/{code}",

@@ -78,6 +78,15 @@ class HandBase(ABC):
             return self.drawn
         return min(legal)
 
+    def view(self, seat: int | None, *, recent: bool = True) -> dict[str, Any]:
+        """What ``seat`` may know (None: a spectator), as JSON (each game's own)."""
+        raise NotImplementedError
+
+    def views(self, seats: Sequence[int | None], *, recent: bool = True) -> list[dict[str, Any]]:
+        """:meth:`view` of each of ``seats``; a game may build the parts every seat sees
+        alike once and share them between the views (not to be changed in place)."""
+        return [self.view(seat, recent=recent) for seat in seats]
+
     def event_json(self, event: Event, seat: int | None) -> dict[str, Any]:
         """The JSON of one event as ``seat`` may see it: the engine's filter of private
         events, unless the game hides more (Qing'er's cards)."""

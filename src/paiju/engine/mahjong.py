@@ -655,7 +655,17 @@ class MahjongHand(HandBase):
 
     def _claim_window(self, source: int, tile: int) -> dict[int, list[int]]:
         pending: dict[int, list[int]] = {}
+        counts, cached = self.counts, self._waits
+        # claim_options offers a chow to the seat after claim_from only
+        chi_seat = (self.claim_from + 1) % 4 if self.rules.chi else -1
         for s in self._others(source):
+            if s != chi_seat and counts[s][tile] < 2:
+                # no pong or chow possible: only a win could be offered, and that needs
+                # the tile among the waits (most seats after most discards: the whole
+                # answer without claim_options' checks)
+                w = cached[s]
+                if tile not in (self.waits(s) if w is None else w):
+                    continue
             opts = self.claim_options(s, tile)
             if opts:
                 pending[s] = opts
@@ -997,9 +1007,22 @@ class MahjongHand(HandBase):
     def view(self, seat: int | None, *, recent: bool = True) -> dict[str, Any]:
         """What ``seat`` may know (None: a spectator): never another seat's concealed
         tiles, never the wall order."""
+        return self._view(seat, recent, self._public_view())
+
+    def views(self, seats: Sequence[int | None], *, recent: bool = True) -> list[dict[str, Any]]:
+        """:meth:`view` of each of ``seats``, the parts every seat sees alike built once
+        (a server shows every seat the table after each decision). The views share
+        those parts' objects: a caller must not change them in place."""
+        public = self._public_view()
+        return [self._view(seat, recent, public) for seat in seats]
+
+    def _public_view(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """What every seat's view shows alike: each player without its concealed tiles
+        (a winner's, once the hand is over, with them), and the table's fields."""
         from paiju.components.notation import format_tile_counts
 
         players = []
+        over = self.phase == END
         for s in range(N_SEATS):
             info: dict[str, Any] = {
                 "seat": s,
@@ -1011,18 +1034,39 @@ class MahjongHand(HandBase):
                     }
                     for m in self.melds[s]
                 ],
-                "discards": " ".join(TILE_TEXT[t] for t in self.discards[s]),
+                "discards": " ".join([TILE_TEXT[t] for t in self.discards[s]]),
                 "concealed_count": sum(self.counts[s]),
             }
             if self.rules.flowers:
-                info["flowers"] = " ".join(TILE_TEXT[f] for f in self.flowers[s])
+                info["flowers"] = " ".join([TILE_TEXT[f] for f in self.flowers[s]])
             if self.ready[s]:
                 info["ready"] = True
-            if self.phase != END and not self.rules.may_win(self, s):
+            if not over and not self.rules.may_win(self, s):
                 info["sealed"] = True  # 封胡 follows from who fed whom: public
-            if s == seat or (self.phase == END and s in self.winners):
+            if over and s in self.winners:
                 info["hand"] = format_tile_counts(self.counts[s])
             players.append(info)
+        table: dict[str, Any] = {"net": self.net()}
+        if self.indicator >= 0:
+            table["indicator"] = TILE_TEXT[self.indicator]
+            table["wild_kinds"] = [TILE_TEXT[k] for k in self.rules.wild_kinds]
+        last = self._last_discard()
+        if last is not None:
+            table["last_discard"] = {"seat": last[0], "tile": TILE_TEXT[last[1]]}
+        return players, table
+
+    def _view(
+        self,
+        seat: int | None,
+        recent: bool,
+        public: tuple[list[dict[str, Any]], dict[str, Any]],
+    ) -> dict[str, Any]:
+        players, table = public
+        if seat is not None and "hand" not in players[seat]:
+            from paiju.components.notation import format_tile_counts
+
+            players = list(players)
+            players[seat] = {**players[seat], "hand": format_tile_counts(self.counts[seat])}
         # a window is shown only to the seats it asks: to every other seat (and a
         # spectator) the hand just waits, so nobody learns that someone could claim
         window = self.phase in (CLAIM, ROB, DECLARE)
@@ -1039,19 +1083,18 @@ class MahjongHand(HandBase):
             "legal_actions": [A.to_str(a) for a in self.legal_actions(seat)]
             if seat is not None
             else [],
-            "net": self.net(),
+            "net": table["net"],
         }
         if seat is not None and seat == self.current and self.phase == ACT and self.drawn >= 0:
             out["drawn"] = TILE_TEXT[self.drawn]
         if window and asked:
             out["claim_tile"] = TILE_TEXT[self.claim_tile]
-        if self.indicator >= 0:
-            out["indicator"] = TILE_TEXT[self.indicator]
-            out["wild_kinds"] = [TILE_TEXT[k] for k in self.rules.wild_kinds]
+        if "indicator" in table:
+            out["indicator"] = table["indicator"]
+            out["wild_kinds"] = table["wild_kinds"]
         out.update(self.rules.view_facts(self, seat))
-        last = self._last_discard()
-        if last is not None:
-            out["last_discard"] = {"seat": last[0], "tile": TILE_TEXT[last[1]]}
+        if "last_discard" in table:
+            out["last_discard"] = table["last_discard"]
         if seat is not None and self.phase != END:
             out["waits"] = self.wait_facts(seat)
             out["ready_discards"] = self.ready_discards(seat)

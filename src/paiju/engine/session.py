@@ -298,6 +298,18 @@ class Session:
             out["legal_actions"] = []
         return out
 
+    def views(self, seats: list[int | None], *, recent: bool = True) -> list[dict[str, Any]]:
+        """:meth:`view` of each of ``seats``, built together (the hand shares what every
+        seat sees alike between them: not to be changed in place)."""
+        hand = self.hand
+        if hand is None:
+            return [self.view(seat, recent=recent) for seat in seats]
+        out = hand.views(seats, recent=recent)
+        for seat, view in zip(seats, out, strict=True):
+            if seat is not None and "legal_actions" in view and seat in self.held:
+                view["legal_actions"] = []
+        return out
+
     def match_state(self) -> dict[str, Any]:
         """Public match progress: hands played, totals and the ledger by hand."""
         return {

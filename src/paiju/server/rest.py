@@ -7,7 +7,8 @@ replay frames (``GET /api/games/{id}/frames``, ``POST /api/replay``: a
 not done, status 202, a :class:`ReviewProgress`), 我的对局 (``POST /api/mine``: a
 :class:`MineAnswer`), the lobby's games and item names (``GET /api/variants``, ``GET
 /api/items``), the calculator (``POST /api/score``), the server's state (``GET
-/api/health``), the schemas themselves, and :class:`ErrorAnswer`, a refusal's body (the
+/api/health``), the schemas themselves, a cluster node's own routes (``GET /api/cluster``,
+``/api/open-rooms``, ``/api/ready``), and :class:`ErrorAnswer`, a refusal's body (the
 rooms' answers are the ``room`` message's ``RoomInfo``). Their JSON Schemas are published with
 the server messages' (in ``$defs`` of ``GET /api/schema``'s ``server_messages`` and of
 ``web/src/schema/server-messages.json``, ``rest`` naming which answers which endpoint) so
@@ -540,6 +541,78 @@ class SchemaAnswer(ProtocolAnswer):
     server_messages: JSONObject
 
 
+# -- a cluster node's own routes (paiju.server.cluster.http; docs/deploy.md) -----------------
+
+_SeatInfoJSON = Annotated[JSONObject, WithJsonSchema({"$comment": REF_MARK + "SeatInfo"})]
+
+
+class NodeBeat(_Answer):
+    """A live node's last heartbeat."""
+
+    node: str
+    started: float
+    """When it started, seconds since 1970 (UTC)."""
+    seen: float
+    """When it last beat (it is dropped a lease time after)."""
+    pid: int
+    rooms: int
+    playing: int
+    connections: int
+    """Clients connected to it (relayed ones included)."""
+    relayed_in: int
+    """Clients of other nodes whose messages it takes for its rooms."""
+    draining: bool
+
+
+class ClusterCounters(_Answer):
+    taken_over: int
+    """Rooms of a dead node this node took over mid-play."""
+    waiting_taken_over: int
+    """Waiting rooms (not started) of a dead node this node took over."""
+    lost: int
+    """Leases lost (another node holds the room now)."""
+    fenced: int
+    """Games dropped here because the storage fence refused this node's write."""
+    relayed_in: int
+    """Messages of other nodes' clients relayed in to this node's rooms."""
+
+
+class ClusterAnswer(_Answer):
+    """``GET /api/cluster``: this node, its leases and counters, and every live node."""
+
+    node: str
+    draining: bool
+    rooms: int
+    leases: int
+    counters: ClusterCounters
+    ticks: int
+    fence_refused: int
+    """Writes the storage fence refused (a room this node no longer owns)."""
+    nodes: dict[str, NodeBeat]
+    """By node name."""
+
+
+class OpenRoom(_Answer):
+    """One of the lobby's open rooms over the whole cluster (``GET /api/open-rooms``)."""
+
+    code: str
+    node: str
+    """The node that holds it."""
+    variant: str
+    n_seats: int
+    status: Literal["waiting"]
+    seats: list[_SeatInfoJSON]
+
+
+class ReadyAnswer(_AbsentWhenUnset):
+    """``GET /api/ready``: 200 while the node takes clients, 503 while it drains."""
+
+    ready: bool
+    node: str
+    draining: bool | None = None
+    """Only while draining (true)."""
+
+
 _REVIEW = ("ReviewAnswer|ReviewProgress", False)
 REST_ANSWERS: dict[str, tuple[str, bool]] = {
     "GET /api/games": ("GameSummary", True),
@@ -558,6 +631,9 @@ REST_ANSWERS: dict[str, tuple[str, bool]] = {
     "GET /api/health": ("HealthAnswer", False),
     "GET /api/protocol": ("ProtocolAnswer", False),
     "GET /api/schema": ("SchemaAnswer", False),
+    "GET /api/cluster": ("ClusterAnswer", False),
+    "GET /api/open-rooms": ("OpenRoom", True),
+    "GET /api/ready": ("ReadyAnswer", False),
 }
 """Endpoint → (the model of its answer, ``A|B`` for one of two, whether the answer is a
 list of them). A review answers 200 with a ``ReviewAnswer``, 202 with a ``ReviewProgress``;
@@ -581,6 +657,9 @@ _MODELS: tuple[type[BaseModel], ...] = (
     HealthAnswer,
     ProtocolAnswer,
     SchemaAnswer,
+    ClusterAnswer,
+    OpenRoom,
+    ReadyAnswer,
 )
 GAME_LIST: TypeAdapter[list[GameSummary]] = TypeAdapter(list[GameSummary])
 

@@ -193,6 +193,8 @@ class Room:
         self._asked: dict[int, int] = {}
         """Seat → the turn at which its pending question was asked."""
         self._timer_task: asyncio.Task[None] | None = None
+        self._timer_at = 0.0
+        """When the timer task wakes (on the room's clock)."""
         self._next_hand_task: asyncio.Task[None] | None = None
         self._outbox: deque[tuple[asyncio.Future[None] | None, Outgoing]] = deque()
         self._settled = asyncio.Event()
@@ -349,17 +351,23 @@ class Room:
         return hand.events_for(seat, hand.log[max(0, n - RECENT_EVENTS) : n])
 
     def _game_state(
-        self, seat: int | None, *, recent: bool = True, session: Session | None = None
+        self,
+        seat: int | None,
+        *,
+        session: Session | None = None,
+        state: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """The game fields of a message to ``seat``, from the room's session (or another:
-        the same game rebuilt at an earlier line)."""
+        the same game rebuilt at an earlier line), around its view ``state`` when the
+        caller has built it already."""
         if session is None:
             session = self.session
         assert session is not None
         hand = session.hand
         legal = session.legal(seat) if seat is not None else []
         waiting = session.to_act()
-        state = session.view(seat, recent=recent)
+        if state is None:
+            state = session.view(seat)
         if _window_open(session):
             # who may claim a discard says what they hold: only one's own question shows
             waiting = [s for s in waiting if s == seat]
@@ -569,24 +577,37 @@ class Room:
             asked_now = set()
             self._window_told.clear()
         spectators: list[Connection] = []
+        told: list[tuple[Connection, int | None]] = []
+        """Who is told, in order, with the seat acknowledged (the actor's) or None."""
         for conn in self.connections():
             key = conn.seat
             if key is not None and key == actor:
                 # every decision is acknowledged to its maker first, window or not, so
                 # that the acknowledgement says nothing about what follows
-                out.append((conn, self._ack(key, session.turn)))
+                told.append((conn, key))
             if key is None:
                 spectators.append(conn)
             elif window and key not in asked_now:
                 # not asked in this window: hears of it with what follows once it closes
                 self._hold(key, step)
             else:
-                out.append((conn, self._update(step, key)))
+                told.append((conn, None))
+        keys: list[ViewKey] = [conn.seat for conn, acked in told if acked is None]
+        if spectators and not window:
+            keys.append(None)
+        # the views of one decision are built together: what every seat sees alike once
+        views = dict(zip(keys, session.views(keys, recent=False), strict=True))
+        for conn, acked in told:
+            if acked is not None:
+                # before the update below replaces what this seat was last shown
+                out.append((conn, self._ack(acked, session.turn)))
+            else:
+                out.append((conn, self._update(step, conn.seat, views[conn.seat])))
         if spectators:
             if window:
                 self._hold(None, step)
             else:
-                msg = self._update(step, None)
+                msg = self._update(step, None, views[None])
                 out.extend((conn, msg) for conn in spectators)
         self._deliver(committed, out)
         if session.hand_over:
@@ -615,13 +636,14 @@ class Room:
         if step.events:
             self._held.setdefault(key, []).extend(session.events_for(key, step.events))
 
-    def _update(self, step: Step, seat: ViewKey) -> dict[str, Any]:
+    def _update(self, step: Step, seat: ViewKey, state: dict[str, Any]) -> dict[str, Any]:
+        """The ``update`` to ``seat`` of ``step``, with its view ``state`` built without
+        the recent-events tail (the update carries its own events)."""
         session = self.session
         assert session is not None
         events = self._held.pop(seat, [])
         events.extend(session.events_for(seat, step.events))
-        # the update carries its own events; the view's recent-events tail would repeat them
-        fields = self._game_state(seat, recent=False)
+        fields = self._game_state(seat, state=state)
         self._last_seen[seat] = fields
         return _update_message(events, fields)
 
@@ -853,11 +875,19 @@ class Room:
 
     def _rearm_timer(self) -> None:
         deadlines = [d for s in self.seats if (d := s.clock.deadline()) is not None]
-        if self._timer_task is not None:
-            self._timer_task.cancel()
+        first = min(deadlines) if deadlines else None
+        task = self._timer_task
+        if task is not None and first is not None and self._timer_at <= first:
+            # the timer wakes no later than needed: on waking it finds nobody out of time
+            # and sleeps again till the next deadline (a task less a decision: each turn
+            # starts a clock that runs out after the one before)
+            return
+        if task is not None:
+            task.cancel()
             self._timer_task = None
-        if deadlines:
-            self._timer_task = self.manager.spawn(self._timer(min(deadlines)))
+        if first is not None:
+            self._timer_at = first
+            self._timer_task = self.manager.spawn(self._timer(first))
 
     async def _timer(self, deadline: float) -> None:
         await self.clock.sleep(deadline - self.clock.now())

@@ -16,6 +16,9 @@ pytest.importorskip("websockets")
 
 from cluster_nodes import Node, Player, reconnect, start_nodes, wait_for
 
+from paiju.server import messages as M
+from paiju.server import rest as R
+
 
 @pytest.fixture
 def cluster(services: tuple[str, str], tmp_path: Path) -> Iterator[dict[str, Node]]:
@@ -79,6 +82,10 @@ def test_a_client_on_one_node_plays_in_a_room_owned_by_the_other(
         what="the open room on node b",
     )
     assert listed[0]["node"] == "a"
+    # the published answers' models (paiju.server.rest)
+    assert R.OpenRoom.model_validate(listed[0]).code == code
+    assert [M.SeatInfo.model_validate(s).seat for s in listed[0]["seats"]] == [0, 1, 2, 3]
+    assert R.ReadyAnswer.model_validate(cluster["b"].get("/api/ready")).ready
     host.send({"type": "take_seat", "seat": 0, "name": "host"})
     host.recv("seated")
     guest.send({"type": "join", "code": code})
@@ -99,6 +106,7 @@ def test_a_client_on_one_node_plays_in_a_room_owned_by_the_other(
     assert made >= 3 and len(guest.acknowledged) >= 2
     described = cluster["b"].get("/api/cluster")
     assert sorted(described["nodes"]) == ["a", "b"]
+    assert R.ClusterAnswer.model_validate(described).node == "b"
     assert cluster["a"].get("/api/cluster")["counters"]["relayed_in"] >= 3
     host.close()
     guest.close()

@@ -55,6 +55,33 @@ export interface Clock {
   seat: number;
 }
 
+/** ``GET /api/cluster``: this node, its leases and counters, and every live node. */
+export interface ClusterAnswer {
+  counters: ClusterCounters;
+  draining: boolean;
+  /** Writes the storage fence refused (a room this node no longer owns). */
+  fence_refused: number;
+  leases: number;
+  node: string;
+  /** By node name. */
+  nodes: Record<string, NodeBeat>;
+  rooms: number;
+  ticks: number;
+}
+
+export interface ClusterCounters {
+  /** Games dropped here because the storage fence refused this node's write. */
+  fenced: number;
+  /** Leases lost (another node holds the room now). */
+  lost: number;
+  /** Messages of other nodes' clients relayed in to this node's rooms. */
+  relayed_in: number;
+  /** Rooms of a dead node this node took over mid-play. */
+  taken_over: number;
+  /** Waiting rooms (not started) of a dead node this node took over. */
+  waiting_taken_over: number;
+}
+
 /** Cards drawn to pick the first dealer, round by round, as [seat, card]. */
 export interface DealerDrawEvent {
   draws: Array<Array<[number, string]>>;
@@ -566,6 +593,34 @@ export interface MineReview {
   total?: number | null;
 }
 
+/** A live node's last heartbeat. */
+export interface NodeBeat {
+  /** Clients connected to it (relayed ones included). */
+  connections: number;
+  draining: boolean;
+  node: string;
+  pid: number;
+  playing: number;
+  /** Clients of other nodes whose messages it takes for its rooms. */
+  relayed_in: number;
+  rooms: number;
+  /** When it last beat (it is dropped a lease time after). */
+  seen: number;
+  /** When it started, seconds since 1970 (UTC). */
+  started: number;
+}
+
+/** One of the lobby's open rooms over the whole cluster (``GET /api/open-rooms``). */
+export interface OpenRoom {
+  code: string;
+  n_seats: number;
+  /** The node that holds it. */
+  node: string;
+  seats: SeatInfo[];
+  status: "waiting";
+  variant: string;
+}
+
 /** One option of a game (the lobby's form, ``paiju variants``). */
 export interface OptionInfo {
   /** The values of a ``choice`` (empty for the others). */
@@ -839,6 +894,14 @@ export interface QingerWinEvent {
   how: WinType;
   type: "win";
   winners: number[];
+}
+
+/** ``GET /api/ready``: 200 while the node takes clients, 503 while it drains. */
+export interface ReadyAnswer {
+  /** Only while draining (true). */
+  draining?: boolean | null;
+  node: string;
+  ready: boolean;
 }
 
 /** A seat declares ready (听). */
@@ -1256,13 +1319,16 @@ export type ServerMessage = Welcome | Pong | RoomCreated | RoomMessage | Snapsho
 
 /** The JSON answer of each REST endpoint (method and path as the server routes it). */
 export interface RestAnswers {
+  "GET /api/cluster": ClusterAnswer;
   "GET /api/games": GameSummary[];
   "GET /api/games/{game_id}": GameSummary;
   "GET /api/games/{game_id}/frames": ReplayAnswer;
   "GET /api/games/{game_id}/review": ReviewAnswer | ReviewProgress;
   "GET /api/health": HealthAnswer;
   "GET /api/items": ItemNames;
+  "GET /api/open-rooms": OpenRoom[];
   "GET /api/protocol": ProtocolAnswer;
+  "GET /api/ready": ReadyAnswer;
   "GET /api/review/jobs/{job}": ReviewAnswer | ReviewProgress;
   "GET /api/rooms": RoomInfo[];
   "GET /api/rooms/{code}": RoomInfo;
