@@ -3,13 +3,16 @@ answers' models (paiju.server.rest) published in the schema."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
+from paiju.review import Decision
 from paiju.server import events as E
 from paiju.server import messages as M
 from paiju.server import rest as R
@@ -128,6 +131,17 @@ def test_lobby_and_server_answers_fit_their_models(client: TestClient, player_fa
     assert rest["GET /api/variants"] == {"type": "array", "items": {"$ref": "#/$defs/VariantInfo"}}
 
 
+NOT_JSON = {"GET /metrics", "GET /api/games/{game_id}/record", "GET /rules/{name}"}
+CLUSTER_ONLY = {"GET /api/cluster", "GET /api/open-rooms", "GET /api/ready"}
+
+
+def test_every_json_route_has_its_answer_published(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    routes = {f"{method.upper()} {path}" for path, ops in paths.items() for method in ops}
+    # a new JSON endpoint needs its answer's model in rest.REST_ANSWERS (and docs/protocol.md)
+    assert routes - NOT_JSON == set(R.REST_ANSWERS) - CLUSTER_ONLY
+
+
 def test_refusals_fit_the_error_model(client: TestClient) -> None:
     for path, status in [
         ("/api/rooms/ZZZZZZ", 404),
@@ -174,6 +188,26 @@ def test_replay_frames_fit_their_models(
             E.validate_event(event, variant)
     record = client.get(f"/api/games/{game_id}/record").text
     assert R.validate_replay(client.post("/api/replay", content=record).json()) == replay
+
+
+@dataclass
+class _Odd:
+    name: str
+    """Its name."""
+    tiles: list[str]
+
+
+def test_a_review_decision_is_made_from_the_reviews_own_dataclass() -> None:
+    assert list(R.ReviewDecision.model_fields) == [f.name for f in dataclasses.fields(Decision)]
+    assert R.ReviewDecision.model_fields["bot"].description == "The strong bot's choice."
+    schema = R.ReviewDecision.model_json_schema(mode="serialization")
+    assert "view" not in schema["required"] and "hand" in schema["required"]
+    # a field that is no JSON scalar must be given its answer's type
+    with pytest.raises(TypeError, match=r"_Odd\.tiles"):
+        R._answer_of(_Odd, "Odd", {})
+    assert R._answer_of(_Odd, "Odd", {"tiles": list[str]}).model_fields["name"].description == (
+        "Its name."
+    )
 
 
 def test_a_damaged_result_is_listed_as_such() -> None:

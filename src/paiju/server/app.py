@@ -31,6 +31,11 @@ from paiju.server.room import Connection, ServerConfig
 from paiju.server.storage import Storage
 from paiju.server.timers import Clock
 
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the server extra installs it
+    _orjson = None  # type: ignore[assignment]
+
 MAX_OUTBOX = 2000
 """Messages queued for one client before it is dropped as too slow."""
 MAX_STRIKES = 100
@@ -69,9 +74,21 @@ class SocketConnection(Connection):
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self.closing or 1000)
                 return
-            await self.websocket.send_text(
-                json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
-            )
+            await self.websocket.send_text(encode_message(msg))
+
+
+def encode_message(msg: dict[str, Any]) -> str:
+    """A message as the compact JSON text its frame carries (UTF-8, not ASCII-escaped).
+
+    Every update to every seat is encoded on the event loop; orjson does it several times
+    faster than the standard library. A value orjson refuses (an integer beyond 64 bits)
+    and a server without orjson take the standard encoder, whose text parses the same."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(msg, option=_orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:
+            pass
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 def create_app(
