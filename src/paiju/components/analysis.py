@@ -347,14 +347,24 @@ class _GroupTable:
         top = self.max_sets
         no_pair = [_INF] * (top + 1)
         with_pair = [_INF] * (top + 1)
+        # target[m + n] = min(target[m + n], costs[m] + ends[n]) over the finite entries
+        # (both sorted by sets), m + n at most top; inline and with comparisons, not
+        # min(): this is where a cold hand's shanten goes
         for key0, key1, costs in left:
-            if key0 is not None:
-                ends = ends0.get(key0)
-                if ends is not None:
-                    _meet(no_pair, costs, ends, top)
-            ends = ends1.get(key1)
-            if ends is not None:
-                _meet(with_pair, costs, ends, top)
+            for target, ends in (
+                (no_pair, ends0.get(key0) if key0 is not None else None),
+                (with_pair, ends1.get(key1)),
+            ):
+                if ends is None:
+                    continue
+                for m, x in costs:
+                    room = top - m
+                    for n, y in ends:
+                        if n > room:
+                            break
+                        v = x + y
+                        if v < target[m + n]:  # noqa: PLR1730
+                            target[m + n] = v
         return tuple(no_pair), tuple(with_pair)
 
     def _forward(
@@ -458,20 +468,6 @@ _Right = tuple[dict[tuple[int, int], _Costs], dict[tuple[int, int, int], _Costs]
 def _finite(costs: list[int]) -> _Costs:
     # an unreachable entry (>= _INF) never lowers a meeting's minimum, which starts at _INF
     return tuple((m, x) for m, x in enumerate(costs) if x < _INF)
-
-
-def _meet(target: list[int], left: _Costs, right: _Costs, top: int) -> None:
-    """``target[m + n] = min(target[m + n], left[m] + right[n])`` over the finite
-    entries (both sorted by sets), ``m + n`` at most ``top``."""
-    for m, x in left:
-        room = top - m
-        for n, y in right:
-            if n > room:
-                break
-            v = x + y
-            # a comparison, not min(): this loop is where a cold hand's shanten goes
-            if v < target[m + n]:  # noqa: PLR1730
-                target[m + n] = v
 
 
 def _start(top: int) -> dict[tuple[int, int, int], list[int]]:
@@ -853,6 +849,8 @@ class HandAnalyser:
         # comparisons rather than min() calls, a cold hand's shanten runs through here
         for i in range(top + 1):
             x0, x1 = a0[i], a1[i]
+            if x0 >= _INF and x1 >= _INF:
+                continue  # every sum from here is _INF or more: nothing falls
             for j in range(top + 1 - i):
                 y0, y1 = b0[j], b1[j]
                 m = i + j
