@@ -3,13 +3,16 @@ answers' models (paiju.server.rest) published in the schema."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
+from paiju.review import Decision
 from paiju.server import events as E
 from paiju.server import messages as M
 from paiju.server import rest as R
@@ -185,6 +188,26 @@ def test_replay_frames_fit_their_models(
             E.validate_event(event, variant)
     record = client.get(f"/api/games/{game_id}/record").text
     assert R.validate_replay(client.post("/api/replay", content=record).json()) == replay
+
+
+@dataclass
+class _Odd:
+    name: str
+    """Its name."""
+    tiles: list[str]
+
+
+def test_a_review_decision_is_made_from_the_reviews_own_dataclass() -> None:
+    assert list(R.ReviewDecision.model_fields) == [f.name for f in dataclasses.fields(Decision)]
+    assert R.ReviewDecision.model_fields["bot"].description == "The strong bot's choice."
+    schema = R.ReviewDecision.model_json_schema(mode="serialization")
+    assert "view" not in schema["required"] and "hand" in schema["required"]
+    # a field that is no JSON scalar must be given its answer's type
+    with pytest.raises(TypeError, match=r"_Odd\.tiles"):
+        R._answer_of(_Odd, "Odd", {})
+    assert R._answer_of(_Odd, "Odd", {"tiles": list[str]}).model_fields["name"].description == (
+        "Its name."
+    )
 
 
 def test_a_damaged_result_is_listed_as_such() -> None:

@@ -324,7 +324,7 @@ export function Calculator(props: { lang: Lang; items: ItemNames }) {
           ))}
         </div>
         {preview && variant !== "qinger" ? (
-          <MahjongForm lang={lang} value={preview} onChange={(v) => setText(pretty(v))} flags={info?.flags ?? FLAGS} />
+          <MahjongForm lang={lang} value={preview} onChange={(v) => setText(pretty(v))} flags={FLAGS} />
         ) : null}
         {preview && variant === "qinger" && players && winner !== null && players[winner] ? (
           <Picker

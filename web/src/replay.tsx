@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { bracket, failureText, joinList, tr, type Lang } from "./i18n";
 import { botLevelName, seatName, signed, type ItemNames } from "./names";
 import { initialState, type ClientState, type RoomInfo } from "./state";
-import type { GameSeat, GameSummary, ReplayAnswer, ReplayFrame as FrameAnswer, RestAnswers } from "./schema/server-messages";
+import type { ErrorAnswer, GameSeat, GameSummary, ReplayAnswer, ReplayFrame as FrameAnswer, RestAnswers } from "./schema/server-messages";
 import { eventsOf, handView, type HandView } from "./view";
 import { Wilds, wildsOf } from "./faces";
 import { PcButton } from "./pieces";
@@ -118,7 +118,7 @@ export function Replay(props: { lang: Lang; id: string | null; items: ItemNames 
     p.then(async (r) => {
       const body: unknown = await r.json().catch(() => ({ detail: `HTTP ${r.status}` }));
       if (!r.ok) {
-        const detail = (body as { detail?: unknown } | null)?.detail;
+        const detail = (body as ErrorAnswer | null)?.detail;
         throw new Error(replayRefusal(lang, r.status, typeof detail === "string" ? detail : JSON.stringify(body)));
       }
       setData(replayData(body as RestAnswers["GET /api/games/{game_id}/frames"]));

@@ -4,8 +4,6 @@
 import type { Clock, FairInfo, MatchEnd, MatchState, RoomInfo, SeatEvent, SeatInfo, SeatView, ServerMessage, Snapshot, Update } from "./schema/server-messages";
 import { eventsOf, firstEvent, type EventOf, type Explanation } from "./view";
 
-export type Json = Record<string, any>;
-
 // Rooms and seats are the server's own message types, generated from its JSON Schema
 // (web/src/schema, ``npm run schema-types``): never written twice.
 export type { RoomInfo, SeatInfo };

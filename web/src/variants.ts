@@ -1,9 +1,11 @@
-// What each game is, as the server says at GET /api/variants: names, seats, house rules with
-// their types, defaults and labels, and the bot levels a table offers. The lobby and the
-// calculator build their forms from it, so they never offer what the server refuses.
+// What each game is, as the server says at GET /api/variants (its generated VariantInfo):
+// names, seats, house rules with their types, defaults and labels, and the bot levels a
+// table offers. The lobby and the calculator build their forms from it, so they never offer
+// what the server refuses.
 import type { Lang } from "./i18n";
-import type { Json } from "./state";
+import type { OptionInfo, RestAnswers, VariantInfo as VariantAnswer } from "./schema/server-messages";
 
+/** An option as the forms use it. */
 export interface OptionField {
   name: string;
   type: "bool" | "int" | "float" | "str" | "choice";
@@ -16,22 +18,22 @@ export interface OptionField {
   max: number | null;
 }
 
+/** A game as the pages use it (from the server's ``VariantInfo``). */
 export interface VariantInfo {
   name: string;
   names: { zh: string; en: string } | null;
   seats: number;
   pieces: "tiles" | "cards";
   options: OptionField[];
+  /** The bot levels this server seats at its tables. */
   bots: string[];
   defaultBot: string | null;
-  /** The bot levels' own names, when the server gives them. */
+  /** The bot levels' own names. */
   botNames: Record<string, { zh: string; en: string }>;
   /** The option that sets the number of seats (Qing'er's participants), if any. */
   seatsOption: string | null;
-  /** Where the rule book is, when it is a web address (rule ids link into it). */
+  /** Where the rule book is served (rule ids link into it). */
   ruleBook: string | null;
-  /** The calculator's win flags for this game, when the server lists them. */
-  flags: string[] | null;
   /** Each scoring item's rule-book ids ("J5, J27"), by item id. */
   itemRules: Record<string, string>;
   /** Named, versioned sets of option values (the seed's defaults first). */
@@ -45,81 +47,39 @@ export interface Profile {
   label: { zh: string; en: string };
 }
 
-function fieldType(t: unknown, value: unknown, choices: unknown): OptionField["type"] {
-  if (Array.isArray(choices) && choices.length) return "choice";
-  const s = String(t ?? "").toLowerCase();
-  if (s.startsWith("bool")) return "bool";
-  if (s.startsWith("int")) return "int";
-  if (s.startsWith("float") || s === "number") return "float";
-  if (s.startsWith("str") || s === "literal" || s === "choice") return "str";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
-  if (value === null) return "int";
-  return "str";
-}
-
-function label(v: unknown): { zh: string; en: string } | null {
-  if (!v) return null;
-  if (typeof v === "string") return { zh: v, en: v };
-  const o = v as Json;
-  if (typeof o.zh === "string" || typeof o.en === "string") return { zh: o.zh ?? o.en, en: o.en ?? o.zh };
-  return null;
-}
-
-function normalizeField(f: Json): OptionField {
-  const choices = Array.isArray(f.choices) && f.choices.length ? f.choices : null;
+function normalizeField(f: OptionInfo): OptionField {
+  const choices = f.choices.length ? f.choices : null;
   return {
-    name: String(f.name),
-    type: fieldType(f.type, f.default, choices),
-    default: f.default ?? null,
-    optional: !!(f.optional ?? f.nullable ?? f.default === null),
-    label: label(f.label ?? (f.zh || f.en ? { zh: f.zh, en: f.en } : null)),
-    rule: f.rule ?? f.rule_id ?? f.rule_book ?? null,
+    name: f.name,
+    // a choice the server lists no values for is typed in as text
+    type: choices ? "choice" : f.type === "choice" ? "str" : f.type,
+    default: f.default,
+    optional: f.nullable,
+    label: { zh: f.label.zh, en: f.label.en },
+    rule: f.rule || null,
     choices,
-    min: typeof (f.minimum ?? f.min) === "number" ? (f.minimum ?? f.min) : null,
-    max: typeof (f.maximum ?? f.max) === "number" ? (f.maximum ?? f.max) : null,
+    min: f.minimum,
+    max: f.maximum,
   };
 }
 
-/** One entry of /api/variants in one shape; accepts the options as a field list or as a
- * mapping of defaults (the older form, which carries no labels or choices). */
-export function normalizeVariant(v: Json): VariantInfo {
-  let options: OptionField[] = [];
-  const raw = v.option_fields ?? v.fields ?? v.options;
-  if (Array.isArray(raw)) options = raw.map(normalizeField);
-  else if (raw && typeof raw === "object") options = Object.entries(raw).map(([name, d]) => normalizeField({ name, default: d }));
-  // the bots: a list of levels, or {levels, server, default, names} (the server's own first)
-  const botInfo: Json = v.bots && !Array.isArray(v.bots) ? v.bots : {};
-  const rawBots = botInfo.server ?? botInfo.levels ?? v.server_bot_levels ?? v.bots ?? v.bot_levels ?? [];
-  const bots: string[] = (Array.isArray(rawBots) ? rawBots : []).map((b: unknown) => (typeof b === "string" ? b : String((b as Json).name)));
-  const botNames: Record<string, { zh: string; en: string }> = {};
-  for (const [k, n] of Object.entries((botInfo.names ?? {}) as Json)) {
-    const l = label(n);
-    if (l) botNames[k] = l;
-  }
-  const seats = typeof v.seats === "number" ? v.seats : (v.n_seats ?? v.seats?.default ?? 4);
+/** One entry of /api/variants as the pages use it. */
+export function normalizeVariant(v: VariantAnswer): VariantInfo {
+  const bots = v.bots.server;
   return {
-    name: String(v.name),
-    names: label(v.names),
-    seats,
-    pieces: v.pieces === "cards" ? "cards" : v.pieces === "tiles" ? "tiles" : v.name === "qinger" ? "cards" : "tiles",
-    options,
+    name: v.name,
+    names: { zh: v.names.zh, en: v.names.en },
+    seats: v.seats,
+    pieces: v.pieces,
+    options: v.options.map(normalizeField),
     bots,
-    defaultBot: (bots.includes(botInfo.default) ? botInfo.default : null) ?? v.default_bot ?? (bots.includes("greedy") ? "greedy" : (bots[0] ?? null)),
-    botNames,
-    seatsOption: typeof v.seats_option === "string" ? v.seats_option : null,
+    defaultBot: bots.includes(v.bots.default) ? v.bots.default : bots.includes("greedy") ? "greedy" : (bots[0] ?? null),
+    botNames: Object.fromEntries(Object.entries(v.bots.names).map(([level, n]) => [level, { zh: n.zh, en: n.en }])),
+    seatsOption: v.seats_option,
     // a web address as it is; a book of the repository is served at /rules/<game>
-    ruleBook: typeof v.rule_book === "string" ? (/^https?:\/\//.test(v.rule_book) ? v.rule_book : `/rules/${v.name}`) : null,
-    itemRules: Object.fromEntries(
-      (Array.isArray(v.items) ? v.items : []).filter((it: Json) => it.id && it.seed).map((it: Json) => [String(it.id), String(it.seed)]),
-    ),
-    flags: Array.isArray(v.calculator_flags ?? v.flags) ? (v.calculator_flags ?? v.flags).map(String) : null,
-    profiles: (Array.isArray(v.profiles) ? v.profiles : []).map((p: Json) => ({
-      name: String(p.name),
-      version: typeof p.version === "number" ? p.version : 1,
-      options: p.options && typeof p.options === "object" ? p.options : {},
-      label: label({ zh: p.zh ?? p.name, en: p.en ?? p.name })!,
-    })),
+    ruleBook: /^https?:\/\//.test(v.rule_book) ? v.rule_book : `/rules/${v.name}`,
+    itemRules: Object.fromEntries(v.items.filter((it) => it.seed).map((it) => [it.id, it.seed])),
+    profiles: v.profiles.map((p) => ({ name: p.name, version: p.version, options: p.options, label: { zh: p.zh, en: p.en } })),
   };
 }
 
@@ -139,8 +99,8 @@ export function variantName(lang: Lang, v: VariantInfo, fallback: string): strin
 }
 
 /** The options object to send: only the fields that differ from their defaults. */
-export function changedOptions(fields: OptionField[], values: Record<string, unknown>): Json {
-  const out: Json = {};
+export function changedOptions(fields: OptionField[], values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   for (const f of fields) {
     if (!(f.name in values)) continue;
     const v = values[f.name];
@@ -154,9 +114,9 @@ export function changedOptions(fields: OptionField[], values: Record<string, unk
  * values: the profile by name, and beside it only the values that differ from the profile's
  * (the server applies the profile first, then these).
  */
-export function profileOptions(fields: OptionField[], profile: Profile | null, values: Record<string, unknown>): Json {
+export function profileOptions(fields: OptionField[], profile: Profile | null, values: Record<string, unknown>): Record<string, unknown> {
   if (!profile) return changedOptions(fields, values);
-  const out: Json = { profile: profile.name };
+  const out: Record<string, unknown> = { profile: profile.name };
   for (const f of fields) {
     if (!(f.name in values)) continue;
     const base = f.name in profile.options ? profile.options[f.name] : f.default;
@@ -197,7 +157,6 @@ export function variantsOnce(): Promise<VariantInfo[]> {
 export async function fetchVariants(): Promise<VariantInfo[]> {
   const r = await fetch("/api/variants");
   if (!r.ok) throw new Error(`HTTP ${r.status}`);
-  const body = await r.json();
-  const list: Json[] = Array.isArray(body) ? body : (body.variants ?? []);
+  const list = (await r.json()) as RestAnswers["GET /api/variants"];
   return list.map(normalizeVariant);
 }

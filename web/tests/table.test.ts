@@ -134,24 +134,30 @@ describe("auto options", () => {
 });
 
 describe("/api/variants", () => {
-  it("reads the mapping of defaults and the bot levels the server offers", () => {
-    const v = normalizeVariant({ name: "qinger", n_seats: 3, options: { participants: 3, fishing: true, hands: null, deal: "x" }, bots: ["random", "greedy"] });
-    expect(v.seats).toBe(3);
-    expect(v.pieces).toBe("cards");
-    expect(v.bots).toEqual(["random", "greedy"]);
-    expect(v.options.map((f) => [f.name, f.type])).toEqual([["participants", "int"], ["fishing", "bool"], ["hands", "int"], ["deal", "str"]]);
-  });
+  const bots = { levels: ["random", "greedy", "strong"], server: ["random", "greedy", "strong"], default: "strong", names: {} };
   it("reads a field list with labels, choices and limits", () => {
     const v = normalizeVariant({
       name: "jiaxing",
+      names: { zh: "嘉兴麻将", zht: "嘉興麻將", en: "Jiaxing mahjong" },
+      pieces: "tiles",
       seats: 4,
-      names: { zh: "嘉兴麻将", en: "Jiaxing mahjong" },
-      option_fields: [{ name: "floor", type: "int", default: 5, label: { zh: "底", en: "floor" }, rule: "J12", min: 0, max: 50 }, { name: "hai_di", type: "str", default: "last_tile", choices: ["last_tile", "off"] }],
-      server_bot_levels: ["random", "greedy", "strong"],
+      seats_option: null,
+      options: [
+        { name: "floor", type: "int", default: 5, nullable: false, choices: [], minimum: 0, maximum: 50, label: { zh: "底", en: "floor" }, rule: "J12" },
+        { name: "hai_di", type: "choice", default: "last_tile", nullable: false, choices: ["last_tile", "off"], minimum: null, maximum: null, label: { zh: "海底", en: "last tile" }, rule: "JA12" },
+      ],
+      bots,
+      items: [{ id: "fang_pao", zh: "放炮", zht: "放炮", en: "win on a discard", seed: "J3" }],
+      rule_book: "docs/rules/jiaxing.md",
+      profiles: [],
     });
+    expect(v.seats).toBe(4);
+    expect(v.pieces).toBe("tiles");
     expect(v.options[0]).toMatchObject({ name: "floor", type: "int", rule: "J12", min: 0, max: 50, label: { zh: "底", en: "floor" } });
     expect(v.options[1].type).toBe("choice");
     expect(v.bots).toContain("strong");
+    expect(v.defaultBot).toBe("strong");
+    expect(v.itemRules).toEqual({ fang_pao: "J3" });
     expect(changedOptions(v.options, { floor: 5, hai_di: "off" })).toEqual({ hai_di: "off" });
     expect(parseField(v.options[0], "7")).toBe(7);
     expect(() => parseField(v.options[0], "x")).toThrow("floor");
@@ -167,10 +173,12 @@ describe("/api/variants from Variant.describe()", () => {
     seats_option: "participants",
     options: [
       { name: "participants", type: "choice", default: 3, nullable: false, choices: [3, 4], minimum: null, maximum: null, label: { zh: "人数", en: "players" }, rule: "Q2" },
-      { name: "hands", type: "int", default: 6, nullable: true, choices: [], minimum: 1, maximum: 99, label: { zh: "局数", en: "hands" }, rule: null },
+      { name: "hands", type: "int", default: 6, nullable: true, choices: [], minimum: 1, maximum: 99, label: { zh: "局数", en: "hands" }, rule: "QA2" },
     ],
     bots: { levels: ["random", "greedy", "strong"], server: ["random", "greedy"], default: "greedy", names: { random: { zh: "简单", en: "easy" } } },
+    items: [],
     rule_book: "docs/rules/qinger.md",
+    profiles: [{ name: "qinger", version: 1, options: {}, zh: "青儿", en: "Qing'er" }],
   });
   it("offers the server's bot levels only, with their names", () => {
     expect(v.bots).toEqual(["random", "greedy"]);

@@ -44,6 +44,7 @@ score).
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,7 +54,7 @@ from paiju.bots.simple import Reader, _ukeire, reader, unseen_counts
 from paiju.bots.values import Evaluation, Value
 from paiju.components.tiles import Tile
 from paiju.engine import actions as A
-from paiju.engine.mahjong import ACT, CLAIM, MahjongHand
+from paiju.engine.mahjong import ACT, CLAIM, MahjongHand, MahjongRules
 from paiju.engine.types import MahjongWin, Meld, MeldType, WinType
 
 HAZARD = 0.12
@@ -162,6 +163,7 @@ class WinLookahead:
         )
         self._chance: dict[bytes, float] = {}
         self._utility: dict[bytes, float] = {}
+        self._scores = _scores_of(hand.rules)
         self._flags = frozenset([hand.rules.ready_flag] if hand.ready[seat] else [])
         self._flowers = tuple(Tile(f) for f in hand.flowers[seat])
         n = len(hand.counts)
@@ -205,14 +207,22 @@ class WinLookahead:
                 n_seats=len(hand.counts),
                 hun=self._hun,
             )
-            if hand.rules.accepts(hand, win):
-                result = hand.rules.score(win)
-                if result is not None and result.valid:
-                    seat = self.seat
-                    gain = float(
-                        sum(p.amount for p in result.payments if p.payee == seat)
-                        - sum(p.amount for p in result.payments if p.payer == seat)
-                    )
+            scores = self._scores
+            got = scores.get(win)
+            if got is None:
+                got = 0.0
+                if hand.rules.accepts(hand, win):
+                    result = hand.rules.score(win)
+                    if result is not None and result.valid:
+                        seat = self.seat
+                        got = float(
+                            sum(p.amount for p in result.payments if p.payee == seat)
+                            - sum(p.amount for p in result.payments if p.payer == seat)
+                        )
+                if len(scores) >= _SCORES_KEPT:
+                    scores.clear()
+                scores[win] = got
+            gain = got
         self._gain[ck] = gain
         return gain
 
@@ -366,6 +376,25 @@ class WinLookahead:
 _Node = tuple[int, tuple[Any, ...] | None]
 """A hand's shanten and its ways on (:meth:`WinLookahead._node`); None beyond the depth
 of the search that first met it."""
+
+
+_SCORES: weakref.WeakKeyDictionary[MahjongRules, dict[MahjongWin, float]] = (
+    weakref.WeakKeyDictionary()
+)
+"""What each win pays its winner, by rules: a win names everything the rules score it by
+(``MahjongRules.accepts`` and ``score`` read the win and the rules' options, nothing of
+the hand's state), so the next decision, which meets most of the same wins, scores them
+once."""
+
+_SCORES_KEPT = 100_000
+"""Wins kept per rules before the cache starts again (a long-lived worker's bound)."""
+
+
+def _scores_of(rules: MahjongRules) -> dict[MahjongWin, float]:
+    got = _SCORES.get(rules)
+    if got is None:
+        got = _SCORES[rules] = {}
+    return got
 
 
 _POINTS, _CHANCE, _UTILITY = 0, 1, 2

@@ -23,6 +23,11 @@ KNOCK_SHANTEN = 4
 
 _CLUB_FACES = frozenset({Card.CJ, Card.CQ, Card.CK})
 
+# by card code, read on every discard of every rollout (an enum lookup costs more)
+_MELD_KIND = tuple(Card(a).meld_kind for a in range(N_CARD_KINDS))
+_IS_CLUB_FACE = tuple(Card(a) in _CLUB_FACES for a in range(N_CARD_KINDS))
+_KIND_RANK = tuple(kind_rank(k) for k in range(max(_MELD_KIND) + 1))
+
 
 class QingerGreedyBot:
     name = "greedy"
@@ -90,17 +95,20 @@ class QingerGreedyBot:
         seen = _seen(hand)
         best_key: tuple[int, int, float] | None = None
         choice = legal[0]
+        # two cards of one meld kind (a J of hearts and of clubs) leave the same hand
+        left: dict[int, int] = {}
         for action in legal:
             if action >= N_CARD_KINDS:
                 continue
-            card = Card(action)
-            kind = card.meld_kind
+            kind = _MELD_KIND[action]
             if kind < 0:
                 return action  # a dead 广告 only blocks the hand
-            kinds[kind] -= 1
-            sh = QINGER.shanten_standard(bytes(kinds), declared)
-            kinds[kind] += 1
-            keep = 2 if card in _CLUB_FACES else 1 if kind_rank(kind) in seen else 0
+            sh = left.get(kind)
+            if sh is None:
+                kinds[kind] -= 1
+                sh = left[kind] = QINGER.shanten_standard(bytes(kinds), declared)
+                kinds[kind] += 1
+            keep = 2 if _IS_CLUB_FACE[action] else 1 if _KIND_RANK[kind] in seen else 0
             key = (sh, keep, self._rng.random())
             if best_key is None or key < best_key:
                 best_key, choice = key, action
@@ -108,7 +116,16 @@ class QingerGreedyBot:
 
 
 def _seen(hand: QingerHand) -> frozenset[str]:
-    return jian_pai_ranks(Card(hand.indicator)) if hand.revealed else frozenset()
+    if not hand.revealed:
+        return frozenset()
+    got = _SEEN.get(hand.indicator)
+    if got is None:
+        got = _SEEN[hand.indicator] = jian_pai_ranks(Card(hand.indicator))
+    return got
+
+
+_SEEN: dict[int, frozenset[str]] = {}
+"""The 见牌 ranks by indicator (asked on every decision of every rollout)."""
 
 
 def _shanten_without(kinds: bytearray, k: int, declared: int) -> int:

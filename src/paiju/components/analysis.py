@@ -151,11 +151,8 @@ class _GroupTable:
         """Shanten profile id per vector seen (ids belong to the owning analyser)."""
         self._decomps: dict[bytes, tuple[tuple[Block, ...], ...]] = {}
         self._completions: dict[bytes, tuple[int, ...]] = {}
-        self._lefts: dict[bytes, dict[tuple[int, int, int], list[int]]] = {}
-        self._rights: dict[
-            bytes,
-            tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int, int], list[int]]],
-        ] = {}
+        self._lefts: dict[bytes, _Left] = {}
+        self._rights: dict[bytes, _Right] = {}
 
     # -- completeness -------------------------------------------------------------
     def prefill(self, max_sets: int) -> None:
@@ -330,30 +327,44 @@ class _GroupTable:
         if self.size < _SPLIT_AT or not self.runs:
             return self._finish(self._forward(key, 0, _start(self.max_sets)))
         half = self.size // 2
-        left = self._lefts.get(key[:half])
+        part = key[:half]
+        left = self._lefts.get(part)
         if left is None:
-            left = self._lefts[key[:half]] = self._forward(key[:half], 0, _start(self.max_sets))
-        right = self._rights.get(key[half:])
+            states = self._forward(part, 0, _start(self.max_sets))
+            left = self._lefts[part] = tuple(
+                ((r1, r2) if not p else None, (r1, r2, p), _finite(costs))
+                for (r1, r2, p), costs in states.items()
+            )
+        part = key[half:]
+        right = self._rights.get(part)
         if right is None:
-            right = self._rights[key[half:]] = self._backward(key[half:], half)
+            back0, back1 = self._backward(part, half)
+            right = self._rights[part] = (
+                {state: _finite(costs) for state, costs in back0.items()},
+                {state: _finite(costs) for state, costs in back1.items()},
+            )
         ends0, ends1 = right
         top = self.max_sets
         no_pair = [_INF] * (top + 1)
         with_pair = [_INF] * (top + 1)
-        for (r1, r2, p), costs in left.items():
+        # target[m + n] = min(target[m + n], costs[m] + ends[n]) over the finite entries
+        # (both sorted by sets), m + n at most top; inline and with comparisons, not
+        # min(): this is where a cold hand's shanten goes
+        for key0, key1, costs in left:
             for target, ends in (
-                (no_pair, ends0.get((r1, r2)) if not p else None),
-                (with_pair, ends1.get((r1, r2, p))),
+                (no_pair, ends0.get(key0) if key0 is not None else None),
+                (with_pair, ends1.get(key1)),
             ):
                 if ends is None:
                     continue
-                for m in range(top + 1):
-                    x = costs[m]
-                    if x >= _INF:
-                        continue
-                    for n in range(top + 1 - m):
-                        y = ends[n] + x
-                        target[m + n] = min(target[m + n], y)
+                for m, x in costs:
+                    room = top - m
+                    for n, y in ends:
+                        if n > room:
+                            break
+                        v = x + y
+                        if v < target[m + n]:  # noqa: PLR1730
+                            target[m + n] = v
         return tuple(no_pair), tuple(with_pair)
 
     def _forward(
@@ -444,6 +455,19 @@ class _GroupTable:
 _SPLIT_AT = 6
 """Groups with runs this long or longer are solved in two halves
 (:meth:`_GroupTable.distances`); without runs a single pass is cheaper."""
+
+
+_Costs = tuple[tuple[int, int], ...]
+"""The finite entries of a cost row (tiles per sets made), as (sets, tiles)."""
+_Left = tuple[tuple[tuple[int, int] | None, tuple[int, int, int], _Costs], ...]
+"""A left half's states: the right half's keys to meet them (runs carried, and the pair
+used; None where a pair is used, so no pairless ending meets it) and the costs."""
+_Right = tuple[dict[tuple[int, int], _Costs], dict[tuple[int, int, int], _Costs]]
+
+
+def _finite(costs: list[int]) -> _Costs:
+    # an unreachable entry (>= _INF) never lowers a meeting's minimum, which starts at _INF
+    return tuple((m, x) for m, x in enumerate(costs) if x < _INF)
 
 
 def _start(top: int) -> dict[tuple[int, int, int], list[int]]:
@@ -821,19 +845,26 @@ class HandAnalyser:
         top = self.n_sets
         e0 = [_INF] * (top + 1)
         e1 = [_INF] * (top + 1)
+        # the entries start at _INF and only fall: none needs clipping to it afterwards;
+        # comparisons rather than min() calls, a cold hand's shanten runs through here
         for i in range(top + 1):
             x0, x1 = a0[i], a1[i]
+            if x0 >= _INF and x1 >= _INF:
+                continue  # every sum from here is _INF or more: nothing falls
             for j in range(top + 1 - i):
                 y0, y1 = b0[j], b1[j]
                 m = i + j
-                e0[m] = min(e0[m], x0 + y0)
-                e1[m] = min(e1[m], x0 + y1, x1 + y0)
+                v = x0 + y0
+                if v < e0[m]:  # noqa: PLR1730
+                    e0[m] = v
+                v = x0 + y1
+                w = x1 + y0
+                if w < v:  # noqa: PLR1730
+                    v = w
+                if v < e1[m]:  # noqa: PLR1730
+                    e1[m] = v
         pairs, doubled, kinds = (min(x + y, 7) for x, y in zip(sa, sb, strict=True))
-        return (
-            tuple(min(v, _INF) for v in e0),
-            tuple(min(v, _INF) for v in e1),
-            (pairs, doubled, kinds),
-        )
+        return tuple(e0), tuple(e1), (pairs, doubled, kinds)
 
     def _combined_id(self, left: int, right: int) -> int:
         key = left * _MUL + right

@@ -151,7 +151,9 @@ class MahjongRules:
         return True
 
     def accepts(self, hand: MahjongHand, win: MahjongWin) -> bool:
-        """A final, variant-specific check of a complete hand (flower minimums, 缺门…)."""
+        """A final, variant-specific check of a complete hand (flower minimums, 缺门…).
+        It reads the win and the rules' options only (the hand is for the signature):
+        the lookahead bot keeps the answer by win."""
         return True
 
     sealed_reason: Refusal = Refusal("sealed", "本局不能胡", "may not win this hand")
@@ -180,7 +182,8 @@ class MahjongRules:
 
     def score(self, win: MahjongWin) -> WinResult | None:
         """The variant's scoring of ``win`` (None: the rules know no scoring). Bots that
-        weigh what a hand would be worth ask here; settlement stays in :meth:`settle`."""
+        weigh what a hand would be worth ask here, and keep the answer by win (so it
+        reads only the win and the rules' options); settlement stays in :meth:`settle`."""
         return None
 
     def kong_money(

@@ -4,7 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Lang } from "../i18n";
 import { signed } from "../names";
-import type { MineAnswer, PlayerStatsAnswer, RestAnswers } from "../schema/server-messages";
+import type { ErrorAnswer, MineAnswer, PlayerStatsAnswer, RestAnswers } from "../schema/server-messages";
 import { chart, formatShare, keptTokens, progressShare, reviewsPending, seatTitle, shortDate } from "./model";
 import { count, rt } from "./text";
 import "./review.css";
@@ -55,7 +55,7 @@ function useMine(tick: unknown = 0): { doc: MineDoc | null; error: string | null
       .then(async (r) => {
         const body: unknown = await r.json().catch(() => ({}));
         if (!r.ok) {
-          const detail = (body as { detail?: unknown } | null)?.detail;
+          const detail = (body as ErrorAnswer | null)?.detail;
           throw new Error(typeof detail === "string" ? detail : `HTTP ${r.status}`);
         }
         setDoc(body as RestAnswers["POST /api/mine"]);
