@@ -225,3 +225,20 @@ def test_cli_simulate_rejects_bad_options(capsys: pytest.CaptureFixture[str]) ->
     assert main(["simulate", "jiaxing", "--options", '{"nope": 1}']) == 2
     assert "nope" in capsys.readouterr().err
     assert main(["simulate", "jiaxing", "--bots", "random,random"]) == 2
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_deal_hidden_deals_what_determinize_deals(seed: int) -> None:
+    import random
+
+    hand = MahjongHand(JiaxingRules(), seed=seed, dealer=seed % 4)
+    bots = [GreedyBot(i) for i in range(4)]
+    for _ in range(12):  # a few turns in: discards and claims already made
+        s = hand.to_act()[0]
+        hand.apply(bots[s](hand, s), s)
+    assert not hand.is_over
+    seat = hand.to_act()[0]
+    det = hand.determinize(seat, random.Random(seed))
+    hidden, rest = hand.deal_hidden(seat, random.Random(seed), pool=hand.unseen_tiles(seat))
+    assert [bytes(c) for c in hidden] == [bytes(c) for c in det.counts]
+    assert rest == det.wall[det.head : det.tail]

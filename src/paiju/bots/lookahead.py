@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paiju.bots.determinize import determinize
+from paiju.bots.determinize import shaped_deal
 from paiju.bots.simple import Reader, _ukeire, reader, unseen_counts
 from paiju.bots.values import Evaluation, Value
 from paiju.components.tiles import Tile
@@ -716,12 +716,22 @@ def deal_in_chances(
     public = len(hand.log) * 131 + seat
     rng = random.Random(public)
     hits = dict.fromkeys(tiles, 0)
+    # each sample needs only the other seats' concealed tiles: the hand deals them as
+    # its determinization would (the same stream) without copying itself; who may win
+    # and how a seat's waits are read are public (discards, melds, the rules), the same
+    # in every sample
+    deal = shaped_deal(hand)
+    pool = hand.unseen_tiles(seat)
+    others = [
+        (s, reader(hand, s), len(hand.melds[s]))
+        for s in range(len(hand.counts))
+        if s != seat and hand.rules.may_win(hand, s)
+    ]
     for _ in range(samples):
-        det = determinize(hand, seat, rng)
+        hidden, _wall = hand.deal_hidden(seat, rng, deal, pool)
         waits: set[int] = set()
-        for s in range(len(det.counts)):
-            if s != seat and det.rules.may_win(det, s):
-                waits.update(reader(det, s).waits(bytes(det.counts[s][:34]), len(det.melds[s])))
+        for s, read, declared in others:
+            waits.update(read.waits(bytes(hidden[s][:34]), declared))
         for t in tiles:
             if t in waits:
                 hits[t] += 1

@@ -1152,23 +1152,27 @@ class MahjongHand(HandBase):
             raise AssertionError("more tiles seen than the set holds")
         return left
 
-    def determinize(self, seat: int, rng: random.Random, deal: Deal | None = None) -> MahjongHand:
-        """A copy of this hand that ``seat`` could not tell from it: everything it cannot
-        see (the other seats' concealed tiles, the wall beyond the drawn part, the tile
-        the seat to move just drew) dealt again from :meth:`unseen_tiles`.
-
-        Each other seat keeps its hand size; flowers (never held) go to the wall.
-        ``deal(other, size, avail, rng)`` may choose an other seat's tiles (taking them
-        from the 34 counts ``avail``); when it is absent or returns None the tiles are
-        drawn uniformly. An open window (claim, 抢杠, 天听) is rebuilt by this hand's own
-        rules on the sampled tiles, with no answer given yet."""
-        pool = self.unseen_tiles(seat)
+    def deal_hidden(
+        self,
+        seat: int,
+        rng: random.Random,
+        deal: Deal | None = None,
+        pool: Sequence[int] | None = None,
+    ) -> tuple[list[bytearray], list[int]]:
+        """What :meth:`determinize` deals again, without copying the hand: every seat's
+        concealed counts (``seat``'s own as they are, the others' sampled) and the unseen
+        rest of the wall, shuffled; the same draws from ``rng`` in the same order, so a
+        caller that needs only the other hands (a bot weighing what they wait on) gets
+        the hands :meth:`determinize` would. ``pool``: :meth:`unseen_tiles` of ``seat``,
+        when the caller has it (it is the same for every sample of one position)."""
+        if pool is None:
+            pool = self.unseen_tiles(seat)
         flowers = [t for t in pool if t >= 34]
         avail = [0] * 34
         for t in pool:
             if t < 34:
                 avail[t] += 1
-        det = self.copy()
+        hidden = list(self.counts)
         for s in range(N_SEATS):
             if s == seat:
                 continue
@@ -1182,9 +1186,26 @@ class MahjongHand(HandBase):
                 tiles = take_random(avail, size, rng)
             for t in tiles:
                 counts[t] += 1
-            det.counts[s] = counts
+            hidden[s] = counts
         rest = [k for k, c in enumerate(avail) for _ in range(c)] + flowers
         rng.shuffle(rest)
+        return hidden, rest
+
+    def determinize(self, seat: int, rng: random.Random, deal: Deal | None = None) -> MahjongHand:
+        """A copy of this hand that ``seat`` could not tell from it: everything it cannot
+        see (the other seats' concealed tiles, the wall beyond the drawn part, the tile
+        the seat to move just drew) dealt again from :meth:`unseen_tiles`.
+
+        Each other seat keeps its hand size; flowers (never held) go to the wall.
+        ``deal(other, size, avail, rng)`` may choose an other seat's tiles (taking them
+        from the 34 counts ``avail``); when it is absent or returns None the tiles are
+        drawn uniformly. An open window (claim, 抢杠, 天听) is rebuilt by this hand's own
+        rules on the sampled tiles, with no answer given yet."""
+        hidden, rest = self.deal_hidden(seat, rng, deal)
+        det = self.copy()
+        for s in range(N_SEATS):
+            if s != seat:
+                det.counts[s] = hidden[s]
         if len(rest) != self.tail - self.head:  # pragma: no cover - conservation again
             raise AssertionError("the unseen tiles do not fill the hands and the wall")
         det.wall = self.wall[: self.head] + rest + self.wall[self.tail :]
