@@ -128,7 +128,8 @@ def test_waits_carry_unseen_copies_and_reasons() -> None:
 
 @pytest.mark.parametrize("name", sorted(OPTIONS))
 def test_views_built_together_are_each_seats_own_view(name: str) -> None:
-    # a server builds every seat's view of a decision at once, sharing the public parts
+    # a server builds every seat's view (and events) of a decision at once, sharing the
+    # public parts
     import json
 
     for hand in _hands(name, range(3)):
@@ -144,4 +145,7 @@ def test_views_built_together_are_each_seats_own_view(name: str) -> None:
             if hand.is_over:
                 break
             for seat in hand.to_act():
-                hand.apply(bots[seat](hand, seat), seat)
+                events = hand.apply(bots[seat](hand, seat), seat)
+                together_events = hand.events_for_seats(keys, events)
+                apart_events = [hand.events_for(key, events) for key in keys]
+                assert together_events == apart_events

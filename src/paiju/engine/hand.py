@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 from paiju.engine.errors import IllegalActionError
-from paiju.engine.events import Event, for_seat
+from paiju.engine.events import PRIVATE_TYPES, Event, for_seat, to_json
 from paiju.engine.types import Phase
 
 
@@ -96,3 +96,19 @@ class HandBase(ABC):
         """The JSON of ``events`` as ``seat`` may see them (None: a spectator)."""
         event_json = self.event_json
         return [event_json(e, seat) for e in events]
+
+    def events_for_seats(
+        self, seats: Sequence[int | None], events: Sequence[Event]
+    ) -> list[list[dict[str, Any]]]:
+        """:meth:`events_for` of each of ``seats``. With the engine's filter each event's
+        JSON is built once, and once hidden, and shared between the seats' lists (not to
+        be changed in place); a game with a filter of its own asks it seat by seat."""
+        if type(self).event_json is not HandBase.event_json:
+            return [self.events_for(seat, events) for seat in seats]
+        out: list[list[dict[str, Any]]] = [[] for _ in seats]
+        for event in events:
+            shown = to_json(event)
+            hidden = for_seat(event, None) if event.type in PRIVATE_TYPES else shown
+            for i, seat in enumerate(seats):
+                out[i].append(shown if hidden is shown or seat == event.seat else hidden)
+        return out

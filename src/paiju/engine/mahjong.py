@@ -516,19 +516,20 @@ class MahjongHand(HandBase):
         is not asked: see :meth:`view`)."""
         return self.phase in (CLAIM, ROB, DECLARE)
 
-    def unseen_counts(self, seat: int) -> list[int]:
+    def unseen_counts(self, seat: int, shown: list[int] | None = None) -> list[int]:
         """Copies of each of the 34 kinds that ``seat`` has not seen (see
-        :meth:`unseen_tiles`; flowers are never waited on)."""
-        left = self._unseen_left(seat)[:34]
+        :meth:`unseen_tiles`; flowers are never waited on). ``shown``: what
+        :meth:`_unshown` gives now, when the caller has it."""
+        left = self._unseen_left(seat, shown)[:34]
         return left + [0] * (34 - len(left))
 
-    def wait_facts(self, seat: int) -> list[dict[str, Any]]:
+    def wait_facts(self, seat: int, shown: list[int] | None = None) -> list[dict[str, Any]]:
         """``seat``'s waits (a hand one tile short), each with the copies it has not seen
         and, for a self-draw and for a discard, None if that win would be legal now or
-        the :class:`Refusal` as JSON."""
+        the :class:`Refusal` as JSON (``shown`` as for :meth:`unseen_counts`)."""
         if sum(self.counts[seat]) % 3 != 1:
             return []
-        unseen = self.unseen_counts(seat)
+        unseen = self.unseen_counts(seat, shown)
         out = []
         for tile in self.waits(seat):
             facts: dict[str, Any] = {"tile": TILE_TEXT[tile], "left": unseen[tile]}
@@ -1099,7 +1100,11 @@ class MahjongHand(HandBase):
         if "last_discard" in table:
             out["last_discard"] = table["last_discard"]
         if seat is not None and self.phase != END:
-            out["waits"] = self.wait_facts(seat)
+            shown = table.get("_unshown")
+            if shown is None:
+                # counted once for the batch, at the first view that needs it
+                shown = table["_unshown"] = self._unshown()
+            out["waits"] = self.wait_facts(seat, shown)
             out["ready_discards"] = self.ready_discards(seat)
         if recent:
             # the last few events (``recent=False``: a caller that sends them anyway)
@@ -1123,8 +1128,21 @@ class MahjongHand(HandBase):
         on offer (shown, though still counted in the konger's hand)."""
         return [t for t, n in enumerate(self._unseen_left(seat)) for _ in range(n)]
 
-    def _unseen_left(self, seat: int) -> list[int]:
+    def _unseen_left(self, seat: int, shown: list[int] | None = None) -> list[int]:
         """Copies of each tile kind ``seat`` cannot see (indexed by tile code)."""
+        left = list(self._unshown() if shown is None else shown)
+        for k, n in enumerate(self.counts[seat]):
+            left[k] -= n
+        if self.phase == ROB and self.rob_seat != seat:
+            left[self.claim_tile] -= 1
+        if min(left) < 0:  # pragma: no cover - the hand conserves tiles
+            raise AssertionError("more tiles seen than the set holds")
+        return left
+
+    def _unshown(self) -> list[int]:
+        """Copies of each tile kind not shown to everyone (every seat's concealed tiles
+        and the wall): the part of :meth:`_unseen_left` that is the same for every seat,
+        which a batch of views counts once."""
         full = self.__dict__.get("_set_counts")
         if full is None:
             # the set's count of each kind never changes within a hand: count it once
@@ -1134,8 +1152,6 @@ class MahjongHand(HandBase):
                 full[t] += 1
             self._set_counts = full
         left = list(full)
-        for k, n in enumerate(self.counts[seat]):
-            left[k] -= n
         for s in range(N_SEATS):
             for m in self.melds[s]:
                 for t in m.tiles:
@@ -1146,10 +1162,6 @@ class MahjongHand(HandBase):
                 left[f] -= 1
         for t in self.set_aside:
             left[t] -= 1
-        if self.phase == ROB and self.rob_seat != seat:
-            left[self.claim_tile] -= 1
-        if min(left) < 0:  # pragma: no cover - the hand conserves tiles
-            raise AssertionError("more tiles seen than the set holds")
         return left
 
     def deal_hidden(

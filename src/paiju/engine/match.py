@@ -57,6 +57,10 @@ class Hand(Protocol):
 
     def events_for(self, seat: int | None, events: Sequence[Event]) -> list[dict[str, Any]]: ...
 
+    def events_for_seats(
+        self, seats: Sequence[int | None], events: Sequence[Event]
+    ) -> list[list[dict[str, Any]]]: ...
+
 
 Decide = Callable[[Any, int], int]
 """A player: given the hand and the seat to act (``player(hand, seat)``), an action code."""

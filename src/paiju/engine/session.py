@@ -287,6 +287,15 @@ class Session:
             return self.hand.events_for(seat, events)
         return [for_seat(ev, seat) for ev in events]
 
+    def events_for_seats(
+        self, seats: list[int | None], events: list[Event]
+    ) -> list[list[dict[str, Any]]]:
+        """:meth:`events_for` of each of ``seats`` (built together; the event objects are
+        shared between the lists: not to be changed in place)."""
+        if self.hand is not None:
+            return self.hand.events_for_seats(seats, events)
+        return [[for_seat(ev, seat) for ev in events] for seat in seats]
+
     def view(self, seat: int | None, *, recent: bool = True) -> dict[str, Any]:
         """The engine's view for ``seat`` (None: spectator), or a between-hands stub;
         ``recent=False`` leaves out the tail of recent events."""

@@ -576,10 +576,16 @@ class Room:
         else:
             asked_now = set()
             self._window_told.clear()
+        connections = self.connections()
+        # one step's events as each view sees them, built together like the views below
+        event_keys = list(dict.fromkeys(conn.seat for conn in connections))
+        seat_events = dict(
+            zip(event_keys, session.events_for_seats(event_keys, step.events), strict=True)
+        )
         spectators: list[Connection] = []
         told: list[tuple[Connection, int | None]] = []
         """Who is told, in order, with the seat acknowledged (the actor's) or None."""
-        for conn in self.connections():
+        for conn in connections:
             key = conn.seat
             if key is not None and key == actor:
                 # every decision is acknowledged to its maker first, window or not, so
@@ -589,7 +595,7 @@ class Room:
                 spectators.append(conn)
             elif window and key not in asked_now:
                 # not asked in this window: hears of it with what follows once it closes
-                self._hold(key, step)
+                self._hold(key, seat_events[key])
             else:
                 told.append((conn, None))
         keys: list[ViewKey] = [conn.seat for conn, acked in told if acked is None]
@@ -602,12 +608,13 @@ class Room:
                 # before the update below replaces what this seat was last shown
                 out.append((conn, self._ack(acked, session.turn)))
             else:
-                out.append((conn, self._update(step, conn.seat, views[conn.seat])))
+                key = conn.seat
+                out.append((conn, self._update(key, views[key], seat_events[key])))
         if spectators:
             if window:
-                self._hold(None, step)
+                self._hold(None, seat_events[None])
             else:
-                msg = self._update(step, None, views[None])
+                msg = self._update(None, views[None], seat_events[None])
                 out.extend((conn, msg) for conn in spectators)
         self._deliver(committed, out)
         if session.hand_over:
@@ -630,19 +637,18 @@ class Room:
             }
         return _update_message([], fields)
 
-    def _hold(self, key: ViewKey, step: Step) -> None:
-        session = self.session
-        assert session is not None
-        if step.events:
-            self._held.setdefault(key, []).extend(session.events_for(key, step.events))
+    def _hold(self, key: ViewKey, events: list[dict[str, Any]]) -> None:
+        if events:
+            self._held.setdefault(key, []).extend(events)
 
-    def _update(self, step: Step, seat: ViewKey, state: dict[str, Any]) -> dict[str, Any]:
-        """The ``update`` to ``seat`` of ``step``, with its view ``state`` built without
-        the recent-events tail (the update carries its own events)."""
-        session = self.session
-        assert session is not None
+    def _update(
+        self, seat: ViewKey, state: dict[str, Any], new: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The ``update`` to ``seat`` with its view ``state`` (built without the recent
+        events tail: the update carries its own events) and the ``new`` events of this
+        step as it sees them, after any held for it."""
         events = self._held.pop(seat, [])
-        events.extend(session.events_for(seat, step.events))
+        events.extend(new)
         fields = self._game_state(seat, state=state)
         self._last_seen[seat] = fields
         return _update_message(events, fields)
