@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -22,7 +23,10 @@ from paiju.engine import actions as A
 from paiju.engine.mahjong import END, MahjongHand, arrange_wall
 from paiju.engine.match import Match
 from paiju.engine.record import record_match, replay
+from paiju.engine.types import MahjongWin, WinResult
 from paiju.variants import find_variant
+from paiju.variants.jiaxing import scoring
+from paiju.variants.jiaxing.calculator import parse
 from paiju.variants.jiaxing.hun import next_kind, wild_kinds
 from paiju.variants.jiaxing.options import JiaxingOptions
 from paiju.variants.jiaxing.rules import JiaxingRules
@@ -270,6 +274,41 @@ def test_calculator_case(case: dict[str, Any]) -> None:
     assert out["kong_payments"] == case["kong_payments"]
     assert sum(out["payments"]) == 0 and sum(out["kong_payments"]) == 0
     assert out.get("fishing") == case.get("fishing")
+
+
+@pytest.mark.parametrize("qi_hu", [2, 3])
+def test_the_scoring_is_winning_did_is_the_score(
+    qi_hu: Literal[2, 3], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # with a 起和 minimum is_winning scores the win; score_win right after it, for the
+    # same win and options, hands that scoring on: the same result a fresh scoring gives
+    fresh_scoring = scoring._score_win
+    calls: list[MahjongWin] = []
+
+    def counted(win: MahjongWin, options: JiaxingOptions) -> WinResult:
+        calls.append(win)
+        return fresh_scoring(win, options)
+
+    monkeypatch.setattr(scoring, "_score_win", counted)
+    met = 0
+    for case in CASES:
+        if case["exit"] == 2:
+            continue
+        win, options = parse(case["situation"])
+        options = replace(options, hun_qi_hu=qi_hu)
+        fresh = fresh_scoring(win, options)
+        winning = scoring.is_winning(win, options)
+        assert winning == fresh.valid, case["name"]
+        before = len(calls)
+        reused = scoring.score_win(win, options)
+        assert reused == fresh, case["name"]
+        if calls[before:] == []:
+            met += 1
+            # handed on once: the next scoring is a fresh one, sharing no ``extra``
+            again = scoring.score_win(win, options)
+            assert again == fresh and again.extra is not reused.extra
+            assert calls[-1] is win
+    assert met > 0
 
 
 def test_every_fan_and_refusal_has_a_case() -> None:

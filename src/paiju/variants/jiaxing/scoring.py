@@ -516,7 +516,11 @@ def is_winning(win: MahjongWin, options: JiaxingOptions) -> bool:
             return False
         if not hun.is_complete(win, options, kinds):
             return False
-        return options.hun_qi_hu == 0 or score_win(win, options).valid
+        if options.hun_qi_hu == 0:
+            return True
+        result = score_win(win, options)
+        _last_scored[0] = (win, options, result)
+        return result.valid
     if MAHJONG.is_complete_standard(win.concealed, len(win.melds)):
         return True
     if not options.qi_xiao_dui:
@@ -526,12 +530,28 @@ def is_winning(win: MahjongWin, options: JiaxingOptions) -> bool:
     return MAHJONG.is_seven_pairs(win.concealed, len(win.melds))
 
 
+_last_scored: list[tuple[MahjongWin, JiaxingOptions, WinResult] | None] = [None]
+"""The scoring :func:`is_winning` has just done to test a 混儿 起和 minimum: a caller that
+checks a win and then scores it (the rules' ``accepts`` then ``score``, as the lookahead
+bot does for every win it weighs) has its readings enumerated once. Matched by the very
+win and options objects, both frozen; handed out once, so no two callers share its
+``extra``."""
+
+
 def score_win(win: MahjongWin, options: JiaxingOptions) -> WinResult:
     """Score one winner: validity, items (best reading), payments, kong money, per payer.
 
     The caller has already checked that the winner is not sealed by 封胡
     (:func:`sealed_seats`); that needs every seat's melds, which a win does not carry.
     """
+    last = _last_scored[0]
+    if last is not None and last[0] is win and last[1] is options:
+        _last_scored[0] = None
+        return last[2]
+    return _score_win(win, options)
+
+
+def _score_win(win: MahjongWin, options: JiaxingOptions) -> WinResult:
     problem = _invalid(win) or _zi_mo_refusal(win, options)
     if problem is not None:
         return problem
