@@ -362,7 +362,22 @@ def is_winning(win: MahjongWin, options: TaixingOptions) -> bool:
     只许自摸 under ``zi_mo_only``)."""
     if options.zi_mo_only and not win.self_drawn:
         return False
-    return isinstance(_best(win, options), _Evaluation)
+    best = _best(win, options)
+    _last_best[0] = (win, options, best)
+    return isinstance(best, _Evaluation)
+
+
+_last_best: list[tuple[MahjongWin, TaixingOptions, _Evaluation | WinResult] | None] = [None]
+"""The reading :func:`is_winning` last found: a caller that checks a win and then scores
+it (the rules' ``accepts`` then ``score``, as the lookahead bot does for every win it
+weighs) has it found once. Matched by the very win and options objects, both frozen."""
+
+
+def _best_again(win: MahjongWin, options: TaixingOptions) -> _Evaluation | WinResult:
+    last = _last_best[0]
+    if last is not None and last[0] is win and last[1] is options:
+        return last[2]
+    return _best(win, options)
 
 
 # -- settlement ----------------------------------------------------------------------------
@@ -402,7 +417,7 @@ def score_win(win: MahjongWin, options: TaixingOptions) -> WinResult:
     """
     if options.zi_mo_only and not win.self_drawn:
         return WinResult.invalid("只许自摸", "only self-drawn wins count")
-    best = _best(win, options)
+    best = _best_again(win, options)
     if isinstance(best, WinResult):
         return best
     items: list[ScoreItem] = [BY_ID[f].scored() for f in best.fans]
@@ -435,7 +450,8 @@ def score_win(win: MahjongWin, options: TaixingOptions) -> WinResult:
         extra={
             "reading": best.reading.kind,
             "flowers": best.flowers,
-            "flower_sources": best.sources,
+            # a copy: the reading may be handed out again (:func:`_best_again`)
+            "flower_sources": dict(best.sources),
             "base": best.base,
             "fan": best.fan_total,
             "feeder": liable,
