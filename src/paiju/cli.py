@@ -476,6 +476,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from paiju.server.app import create_app
+        from paiju.server.collector import tune_collector
         from paiju.server.http import configure_logging
         from paiju.server.room import ServerConfig
         from paiju.server.storage import check_database
@@ -518,6 +519,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 2
     configure_logging(args.log_level)
     app = create_app(args.database, config, cluster=cluster)
+    tune_collector(config.gc_young)
     where = f" as node {cluster.node}" if cluster is not None else ""
     print(f"paiju: serving on http://{args.host}:{args.port}/{where}", flush=True)
     uvicorn.run(

@@ -196,7 +196,11 @@ def _serve_child(  # noqa: PLR0917
 ) -> None:
     import resource
 
+    from paiju.server.collector import tune_collector
+
     server = _uvicorn(database_url, tables, bot_delay, bot_processes)
+    # as `paiju serve` does: the figures are the served server's
+    tune_collector(_config(tables, bot_delay, bot_processes).gc_young)
     sock = _loopback_socket()
     ports.put(sock.getsockname()[1])
     samples: list[tuple[float, float]] = []

@@ -96,6 +96,9 @@ class ServerConfig:
     """Linux: the bot processes also run in the idle scheduling class, so that the event
     loop, when it wakes, preempts a thinking bot at once instead of after its time slice
     (a ``ping`` then waits for no bot); they still use every core nobody else wants."""
+    gc_young: int = 50_000
+    """``paiju serve``: net allocations between the garbage collector's young collections
+    once start-up is frozen (``paiju.server.collector``); 0 keeps Python's defaults."""
 
 
 class Connection:
