@@ -78,9 +78,9 @@ class HandBase(ABC):
             return self.drawn
         return min(legal)
 
+    @abstractmethod
     def view(self, seat: int | None, *, recent: bool = True) -> dict[str, Any]:
         """What ``seat`` may know (None: a spectator), as JSON (each game's own)."""
-        raise NotImplementedError
 
     def views(self, seats: Sequence[int | None], *, recent: bool = True) -> list[dict[str, Any]]:
         """:meth:`view` of each of ``seats``; a game may build the parts every seat sees
