@@ -240,3 +240,41 @@ def test_a_file_with_candidate_rows_needs_the_wider_input(tmp_path: Path) -> Non
         else:
             with pytest.raises(LearnedBotError, match="does not fit"):
                 LearnedBot(1, "taixing", path)
+
+
+def test_a_network_that_decides_knocks_leaves_every_other_decision_to_greedy(
+    tmp_path: Path,
+) -> None:
+    from paiju.bots.greedy import greedy_bot
+    from paiju.bots.learned import decision_kind
+    from paiju.variants.qinger import hand as Q
+
+    path = _weights(tmp_path, "qinger", favourite=Q.PASS)
+    with np.load(path) as data:
+        arrays = dict(data)
+    np.savez(path, **arrays, decides=np.array(["knock"]))
+    bot = LearnedBot(5, "qinger", path)
+    shadow = greedy_bot("qinger", 5)
+    flow = VARIANTS["qinger"]
+    options = options_from_mapping(flow.options_type, {})
+    others = [make_bot("greedy", s, "qinger") for s in (1, 2)]
+    kinds = set()
+    for seed in range(3):
+        hand = flow.new_hand(options, seed=seed, dealer=0, carry={})
+        while not hand.is_over:
+            seat = hand.to_act()[0]
+            legal = hand.legal_actions(seat)
+            if seat != 0:
+                hand.apply(others[seat - 1](hand, seat), seat)
+                continue
+            if len(legal) == 1:
+                hand.apply(legal[0], seat)
+                continue
+            greedy = shadow(hand, seat)
+            kind = decision_kind(hand)
+            kinds.add(kind)
+            got = bot(hand, seat)
+            # the network (whose favourite is PASS) answers the knock; greedy the rest
+            assert got == (Q.PASS if kind == "knock" else greedy)
+            hand.apply(got, seat)
+    assert {"knock", "turn"} <= kinds

@@ -216,3 +216,38 @@ def test_train_cli_rejects_bad_margin_arguments(capsys: pytest.CaptureFixture[st
     assert "--far-weight" in capsys.readouterr().err
     assert main(["train", "taixing", "--data", "/nonexistent/a.npz"]) == 2
     assert "no file" in capsys.readouterr().err
+
+
+def test_a_network_that_decides_only_knocks_learns_from_knocks_alone(tmp_path: Path) -> None:
+    """``decides``: the Monte Carlo teacher is asked only at the knock (敲), starting from
+    the hint's action; every example is a knock, labelled with its margin over greedy's
+    answer, and the exported file names the kinds the network makes."""
+    from paiju.rl.train import SOURCE_MONTECARLO
+    from paiju.variants.qinger import hand as Q
+
+    cfg = TrainConfig(
+        variant="qinger",
+        out=tmp_path,
+        teacher="strong",
+        budget=0.02,
+        hands=2,
+        epochs=1,
+        seed=4,
+        decides=("knock",),
+    )
+    path = train(cfg)
+    with np.load(tmp_path / "imitation-data.npz") as data:
+        mask, y, x = data["mask"], data["y"], data["x"]
+        source, margin = data["source"], data["margin"]
+    # one knock answer per seat a hand, at least (a hand nobody knocks is dealt again)
+    assert len(y) >= 6
+    assert (mask.sum(axis=1) == 2).all() and mask[:, [Q.KNOCK, Q.PASS]].all()
+    assert (source == SOURCE_MONTECARLO).all()
+    hint = x[:, -Q.N_ACTIONS :].argmax(axis=1)
+    assert (margin[hint == y] == 0).all()
+    bot = LearnedBot(0, "qinger", path)
+    assert bot.policy.decides == {"knock"}
+    with pytest.raises(ValueError, match="unknown kinds"):
+        train(TrainConfig(variant="qinger", out=tmp_path, hands=1, decides=("bluff",)))
+    with pytest.raises(ValueError, match="imitation only"):
+        train(TrainConfig(variant="qinger", out=tmp_path, ppo_iters=1, decides=("knock",)))

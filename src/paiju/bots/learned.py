@@ -20,6 +20,10 @@ moves greedy's discard far from ready (improving tiles, a held pair's counted as
 too); that row, times the file's ``candidate_scale``, is also added to the logits, so
 the untrained network already plays that tie-break, and its layers are spent on the
 rest.
+
+With ``decides`` in the file (a list of :data:`DECISION_KINDS`, from ``paiju train
+--decides``) the network makes only those kinds of decision and the bot plays greedy's
+action at every other (the network was trained on those kinds alone).
 """
 
 from __future__ import annotations
@@ -50,6 +54,27 @@ def weights_path(variant: str) -> Path:
 
 
 Decide = Callable[[Any, int], int]
+
+DECISION_KINDS = ("turn", "claim", "knock", "takeoff")
+"""What a decision is about (:func:`decision_kind`): the seat's own turn (discard, kong,
+self-drawn win), an answer to another seat's discard (pass, chow, pong, kong, win), and
+Qing'er's knock (敲) and takeoff (起飞) answers."""
+
+
+def decision_kind(hand: Any) -> str:
+    """The :data:`DECISION_KINDS` entry of the decision ``hand`` waits for."""
+    from paiju.variants.qinger.hand import QingerHand
+
+    if isinstance(hand, QingerHand):
+        from paiju.variants.qinger import hand as Q
+
+        return {Q.KNOCK_PHASE: "knock", Q.TAKEOFF_PHASE: "takeoff", Q.CLAIM: "claim"}.get(
+            hand.phase, "turn"
+        )
+    from paiju.engine.mahjong import ACT
+
+    return "turn" if hand.phase == ACT else "claim"
+
 
 CANDIDATE_SCALE = 40.0
 """Divides :func:`candidate_row`'s tile counts (as the encoder's ukeire plane does)."""
@@ -141,12 +166,16 @@ class Policy:
         hint_scale: float = 0.0,
         candidate_features: bool = False,
         candidate_scale: float = 0.0,
+        *,
+        decides: frozenset[str] | None = None,
     ):
         self.layers = layers
         self.greedy_input = greedy_input
         self.hint_scale = hint_scale
         self.candidate_features = candidate_features
         self.candidate_scale = candidate_scale
+        self.decides = decides
+        """The decision kinds the network makes (None: all); greedy makes the others."""
 
     @classmethod
     def load(cls, path: Path, variant: str, n_inputs: int, n_actions: int) -> Policy:
@@ -164,6 +193,7 @@ class Policy:
             hint_scale = float(data["hint_scale"]) if "hint_scale" in data else 0.0
             cands = bool(data["candidate_features"]) if "candidate_features" in data else False
             cand_scale = float(data["candidate_scale"]) if "candidate_scale" in data else 0.0
+            decides = frozenset(str(k) for k in data["decides"]) if "decides" in data else None
             layers = []
             i = 0
             while f"w{i}" in data:
@@ -172,7 +202,9 @@ class Policy:
         width = n_inputs + n_actions * (int(greedy_input) + int(cands))
         if not layers or layers[0][0].shape[0] != width or layers[-1][0].shape[1] != n_actions:
             raise LearnedBotError(f"{path} does not fit {variant}'s observation or actions")
-        return cls(layers, greedy_input, hint_scale, cands, cand_scale)
+        if decides is not None and not decides <= set(DECISION_KINDS):
+            raise LearnedBotError(f"{path} names unknown decision kinds: {sorted(decides)}")
+        return cls(layers, greedy_input, hint_scale, cands, cand_scale, decides=decides)
 
     def logits(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         h = x
@@ -212,7 +244,7 @@ class LearnedBot:
         self.policy = policy
         self.n_actions = codec.n_actions
         self.greedy: Decide | None = None
-        if policy.greedy_input:
+        if policy.greedy_input or policy.decides is not None:
             from paiju.bots.greedy import greedy_bot
 
             self.greedy = greedy_bot(variant, seed)
@@ -223,7 +255,7 @@ class LearnedBot:
             hand,
             seat,
             self.n_actions,
-            self.greedy,
+            self.greedy if self.policy.greedy_input else None,
             candidates=self.policy.candidate_features,
         )
 
@@ -231,6 +263,9 @@ class LearnedBot:
         legal = hand.legal_actions(seat)
         if len(legal) == 1:
             return int(legal[0])
+        decides = self.policy.decides
+        if decides is not None and decision_kind(hand) not in decides and self.greedy:
+            return int(self.greedy(hand, seat))
         logits = self.policy.logits(self.features(hand, seat))
         best = max(legal, key=lambda a: float(logits[a]))
         return int(best)

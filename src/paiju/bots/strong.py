@@ -120,17 +120,26 @@ class StrongBot:
         return self.evaluate(hand, seat).choice
 
     def evaluate(
-        self, hand: Any, seat: int, *, detail: bool = False, include: Sequence[int] = ()
+        self,
+        hand: Any,
+        seat: int,
+        *,
+        detail: bool = False,
+        include: Sequence[int] = (),
+        default: int | None = None,
     ) -> Evaluation:
         """The bot's choice for ``seat`` and the values behind it, from what the seat may
         see. Play reads the choice; ``detail`` (review) values more than play needs: the
         lookahead's wins, kongs and far hands, and the deal-in chance of each discard;
         ``include`` names actions Monte Carlo must value too (the one a player chose),
-        without letting them compete for the choice."""
+        without letting them compete for the choice. ``default``: the greedy action the
+        search starts from and ties keep (another greedy's, as ``paiju train`` asks with
+        its hint's); by default the bot's own greedy fallback's."""
         legal = hand.legal_actions(seat)
         if len(legal) == 1:
             return Evaluation(int(legal[0]), "forced", {}, frozenset(legal))
-        default = int(self._fallback(hand, seat))
+        if default is None:
+            default = int(self._fallback(hand, seat))
         base = Evaluation(default, "greedy", {}, frozenset([default]))
         in_turn = False
         if isinstance(hand, MahjongHand):

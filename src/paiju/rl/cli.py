@@ -51,6 +51,13 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add the lookahead's far tie-break score per discard to the input (mahjong)",
     )
+    p.add_argument(
+        "--decides",
+        default=None,
+        metavar="KINDS",
+        help="comma-separated decision kinds the network makes (turn, claim, knock, takeoff);"
+        " the teacher is asked only there, greedy plays the others; default: all",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of deals and initial weights")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--workers", type=int, default=1, help="processes playing the teacher's hands")
@@ -121,6 +128,7 @@ def run_train(args: argparse.Namespace) -> int:
         margin_scale=args.margin_scale,
         far_weight=args.far_weight,
         candidate_features=args.candidate_features,
+        decides=tuple(args.decides.split(",")) if args.decides else None,
     )
     try:
         path = train(cfg)

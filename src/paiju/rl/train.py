@@ -72,6 +72,11 @@ class TrainConfig:
     margin is a count of tiles, not points)."""
     candidate_features: bool = False
     """Add :func:`~paiju.bots.learned.candidate_row` to the network's input."""
+    decides: tuple[str, ...] | None = None
+    """The kinds of decision (:data:`~paiju.bots.learned.DECISION_KINDS`) the network
+    makes: the teacher is asked, and examples are taken, only at those; the teacher's
+    hands play greedy's (the hint's) action at the others, as the learned bot then does.
+    None: every decision."""
 
 
 def _features(
@@ -115,10 +120,10 @@ def _setup(variant: str) -> tuple[Any, Any, int]:
     return flow, options, flow.seats(options)
 
 
-SOURCE_GREEDY, SOURCE_LOOKAHEAD, SOURCE_FAR = 0, 1, 2
+SOURCE_GREEDY, SOURCE_LOOKAHEAD, SOURCE_FAR, SOURCE_MONTECARLO = 0, 1, 2, 3
 """What decided an example's label (``source`` in the data): the teacher's own rule or
-greedy (no values), the lookahead's values, or the lookahead's far-hand tie-break (an
-improving-tile count, no points)."""
+greedy (no values), the lookahead's values, the lookahead's far-hand tie-break (an
+improving-tile count, no points), or Monte Carlo's mean points (Qing'er's strong bot)."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +165,23 @@ def _teacher_choice(
             return Choice(int(A.ZIMO), 0.0 if default == A.ZIMO else float("nan"))
         ev = lookahead_evaluation(hand, seat, legal, default, bot.lookahead)
         return _choice_of(ev, default)
+    if isinstance(bot, StrongBot) and bot.search == "montecarlo":
+        return _sampled_choice(bot.evaluate(hand, seat, default=default), default)
     return Choice(int(bot(hand, seat)))
+
+
+def _sampled_choice(ev: Any, default: int) -> Choice:
+    """:class:`Choice` of a Monte Carlo :class:`~paiju.bots.values.Evaluation` made with
+    greedy's action as its default (mean points over shared samples)."""
+    choice = int(ev.choice)
+    if ev.search != "montecarlo":
+        return Choice(choice, 0.0 if choice == default else float("nan"))
+    points = {a: v.points for a, v in ev.values.items() if v.points is not None}
+    mine = points.get(choice, float("nan"))
+    margin = mine - points[default] if default in points else float("nan")
+    others = [p for a, p in points.items() if a != choice]
+    gap = mine - max(others) if others else float("nan")
+    return Choice(choice, margin, gap, SOURCE_MONTECARLO)
 
 
 def _choice_of(ev: Any, default: int) -> Choice:
@@ -255,7 +276,7 @@ def _hand_jobs(cfg: TrainConfig, n_seats: int) -> list[tuple[int, int, list[int]
 
 def _imitate_hand(cfg: TrainConfig, job: tuple[int, int, list[int]]) -> _Rows:
     """The teacher's decisions with more than one legal action in one hand."""
-    from paiju.bots.learned import candidate_row
+    from paiju.bots.learned import candidate_row, decision_kind
     from paiju.bots.levels import make_player
 
     codec = codec_for(cfg.variant)
@@ -273,6 +294,10 @@ def _imitate_hand(cfg: TrainConfig, job: tuple[int, int, list[int]]) -> _Rows:
             hand.apply(legal[0], seat)
             continue
         default = None if hint is None else int(hint(hand, seat))
+        if cfg.decides is not None and decision_kind(hand) not in cfg.decides:
+            # greedy's decision, as the learned bot plays it: no example
+            hand.apply(legal[0] if default is None else default, seat)
+            continue
         choice = _teacher_choice(players[seat], hand, seat, legal, default)
         fixed = None if default is None else (lambda h, s, a=default: a)
         rows.x.append(_features(encoder, hand, seat, codec.n_actions, fixed).astype(np.float16))
@@ -474,8 +499,10 @@ def export_npz(
     greedy_input: bool,
     *,
     candidate_features: bool = False,
+    decides: tuple[str, ...] | None = None,
 ) -> None:
-    """The policy layers as numpy arrays (``x @ w + b``), for :mod:`paiju.bots.learned`."""
+    """The policy layers as numpy arrays (``x @ w + b``), for :mod:`paiju.bots.learned`;
+    ``decides``: the decision kinds the network makes (absent from the file: all)."""
     body = [m for m in net.body if hasattr(m, "weight")]
     arrays: dict[str, Any] = {}
     for i, layer in enumerate([*body, net.pi]):
@@ -489,6 +516,8 @@ def export_npz(
     arrays["candidate_features"] = np.array(candidate_features)
     arrays["candidate_scale"] = np.array(float(net.cand_scale.detach()), dtype=np.float32)
     arrays["hint_scale"] = np.array(float(net.hint_scale.detach()), dtype=np.float32)
+    if decides is not None:
+        arrays["decides"] = np.array(sorted(decides))
     np.savez_compressed(path, **arrays)
 
 
@@ -779,6 +808,18 @@ def train(cfg: TrainConfig, stream: IO[str] | None = None) -> Path:
     encoder = codec.encoder(shanten=True)
     if cfg.candidate_features and codec.encoder is not MahjongEncoder:
         raise ValueError("--candidate-features: the candidate row is for mahjong only")
+    if cfg.decides is not None:
+        from paiju.bots.learned import DECISION_KINDS
+
+        unknown = sorted(set(cfg.decides) - set(DECISION_KINDS))
+        if unknown or not cfg.decides:
+            raise ValueError(
+                f"--decides: unknown kinds {unknown} (known: {', '.join(DECISION_KINDS)})"
+            )
+        if not cfg.greedy_input:
+            raise ValueError("--decides needs greedy's action in the input (the other kinds)")
+        if cfg.ppo_iters > 0:
+            raise ValueError("--decides is for imitation only (PPO plays every decision)")
     width = _input_width(cfg)
     n_in = width + (codec.n_actions if cfg.candidate_features else 0)
     log = _Log(cfg.out / "train.log", out_stream)
@@ -810,7 +851,13 @@ def train(cfg: TrainConfig, stream: IO[str] | None = None) -> Path:
         ppo(cfg, net, log, out_stream)
     path = cfg.out / f"{cfg.variant}.npz"
     export_npz(
-        net, path, cfg.variant, encoder, cfg.greedy_input, candidate_features=cfg.candidate_features
+        net,
+        path,
+        cfg.variant,
+        encoder,
+        cfg.greedy_input,
+        candidate_features=cfg.candidate_features,
+        decides=cfg.decides,
     )
     plot(log.rows, cfg.out / "curve.png", cfg.variant)
     return path
