@@ -249,5 +249,33 @@ def test_a_network_that_decides_only_knocks_learns_from_knocks_alone(tmp_path: P
     assert bot.policy.decides == {"knock"}
     with pytest.raises(ValueError, match="unknown kinds"):
         train(TrainConfig(variant="qinger", out=tmp_path, hands=1, decides=("bluff",)))
+    with pytest.raises(ValueError, match="value-labels"):
+        train(TrainConfig(variant="qinger", out=tmp_path, hands=1, value_labels=0.0))
     with pytest.raises(ValueError, match="imitation only"):
         train(TrainConfig(variant="qinger", out=tmp_path, ppo_iters=1, decides=("knock",)))
+
+
+def test_value_labels_take_the_higher_mean_of_a_two_way_decision() -> None:
+    """``value_labels``: a two-way decision is labelled by the action of the higher mean
+    (the gap's sign) and weighs its difference over the scale, capped at 1; a decision
+    with more legal actions or no recorded gap keeps its label and weight."""
+    from paiju.rl.train import Examples, value_labelled
+
+    n, k = 4, 4
+    mask = np.zeros((n, k), np.bool_)
+    mask[:, [1, 3]] = True
+    mask[3] = True  # four-way
+    gap = np.asarray([30.0, -10.0, np.nan, -50.0], np.float32)
+    data = Examples(
+        np.zeros((n, 3), np.float16),
+        mask,
+        np.asarray([1, 1, 3, 0], np.int64),
+        np.zeros(n, np.float32),
+        gap,
+        np.full(n, 3, np.int8),
+        np.zeros((n, k), np.float16),
+    )
+    y, w = value_labelled(data, np.ones(n, np.float32), 20.0)
+    assert y.tolist() == [1, 3, 3, 0]
+    np.testing.assert_allclose(w, [1.0, 0.5, 1.0, 1.0])
+    assert data.y.tolist() == [1, 1, 3, 0]  # the examples themselves are unchanged

@@ -52,6 +52,14 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
         help="add the lookahead's far tie-break score per discard to the input (mahjong)",
     )
     p.add_argument(
+        "--value-labels",
+        type=float,
+        default=None,
+        metavar="POINTS",
+        help="label a two-way decision valued in points (knock or pass) by the higher mean,"
+        " weighed by |difference| / POINTS (capped at 1)",
+    )
+    p.add_argument(
         "--decides",
         default=None,
         metavar="KINDS",
@@ -129,6 +137,7 @@ def run_train(args: argparse.Namespace) -> int:
         far_weight=args.far_weight,
         candidate_features=args.candidate_features,
         decides=tuple(args.decides.split(",")) if args.decides else None,
+        value_labels=args.value_labels,
     )
     try:
         path = train(cfg)

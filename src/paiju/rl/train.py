@@ -72,6 +72,13 @@ class TrainConfig:
     margin is a count of tiles, not points)."""
     candidate_features: bool = False
     """Add :func:`~paiju.bots.learned.candidate_row` to the network's input."""
+    value_labels: float | None = None
+    """With it, a two-way decision the teacher valued in points (Qing'er's knock or pass)
+    is labelled by the action of the higher mean value, not by the teacher's cautious
+    pick (which keeps greedy's unless the other is three standard errors better), and
+    weighs ``min(1, |difference| / value_labels)``: a cost-sensitive loss whose best
+    policy takes the action of the higher expected value. Other examples keep their
+    label and weight. Not with ``margin_scale``."""
     decides: tuple[str, ...] | None = None
     """The kinds of decision (:data:`~paiju.bots.learned.DECISION_KINDS`) the network
     makes: the teacher is asked, and examples are taken, only at those; the teacher's
@@ -421,6 +428,23 @@ def example_weights(data: Examples, n_actions: int, cfg: TrainConfig) -> npt.NDA
     w[valued] = np.clip(data.margin[valued] / cfg.margin_scale, 0.0, 1.0)
     w[far] = cfg.far_weight
     return w
+
+
+def value_labelled(
+    data: Examples, weights: npt.NDArray[np.float32], scale: float
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """Labels and weights with ``TrainConfig.value_labels``: each two-way example with a
+    recorded gap (the choice's mean points minus the other action's) is labelled by the
+    action of the higher mean and weighs ``min(1, |gap| / scale)``."""
+    y = data.y.copy()
+    w = weights.copy()
+    two = (data.mask.sum(axis=1) == 2) & np.isfinite(data.gap)
+    rows = np.flatnonzero(two)
+    for i in rows[data.gap[rows] < 0]:
+        a, b = np.flatnonzero(data.mask[i])
+        y[i] = b if y[i] == a else a
+    w[rows] = np.minimum(1.0, np.abs(data.gap[rows]) / scale)
+    return y, w
 
 
 def network_input(data: Examples, n_actions: int, cfg: TrainConfig) -> npt.NDArray[np.float16]:
@@ -808,6 +832,8 @@ def train(cfg: TrainConfig, stream: IO[str] | None = None) -> Path:
     encoder = codec.encoder(shanten=True)
     if cfg.candidate_features and codec.encoder is not MahjongEncoder:
         raise ValueError("--candidate-features: the candidate row is for mahjong only")
+    if cfg.value_labels is not None and (cfg.value_labels <= 0 or cfg.margin_scale is not None):
+        raise ValueError("--value-labels must be > 0 and not with --margin-scale")
     if cfg.decides is not None:
         from paiju.bots.learned import DECISION_KINDS
 
@@ -836,6 +862,10 @@ def train(cfg: TrainConfig, stream: IO[str] | None = None) -> Path:
         if cfg.greedy_input:
             row["teacher_not_greedy"] = differs_from_greedy(data.x, data.y, codec.n_actions)
         weights = example_weights(data, codec.n_actions, cfg)
+        labels = data.y
+        if cfg.value_labels is not None:
+            labels, weights = value_labelled(data, weights, cfg.value_labels)
+            row["value_labels_not_greedy"] = differs_from_greedy(data.x, labels, codec.n_actions)
         if cfg.margin_scale is not None:
             row["weight_of_overrules"] = round(
                 float(weights[data.x[:, -codec.n_actions :].argmax(axis=1) != data.y].sum()), 1
@@ -843,8 +873,9 @@ def train(cfg: TrainConfig, stream: IO[str] | None = None) -> Path:
         log.write(row)
         if cfg.epochs > 0:
             x = network_input(data, codec.n_actions, cfg)
-            margins = data.margin if cfg.greedy_input else None
-            imitation(cfg, net, (x, data.mask, data.y), log, weights=weights, margins=margins)
+            # the margins are the teacher's picks' (not the value labels')
+            margins = data.margin if cfg.greedy_input and cfg.value_labels is None else None
+            imitation(cfg, net, (x, data.mask, labels), log, weights=weights, margins=margins)
             del x
         del data
     if cfg.ppo_iters > 0:
