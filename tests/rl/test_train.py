@@ -279,3 +279,94 @@ def test_value_labels_take_the_higher_mean_of_a_two_way_decision() -> None:
     assert y.tolist() == [1, 3, 3, 0]
     np.testing.assert_allclose(w, [1.0, 0.5, 1.0, 1.0])
     assert data.y.tolist() == [1, 1, 3, 0]  # the examples themselves are unchanged
+
+
+def _valued_position(seed: int) -> tuple[Any, int]:
+    """A Taixing position (greedy play) where some candidate has value rows."""
+    from paiju.bots.greedy import greedy_bot
+    from paiju.bots.learned import VALUED_ROW, value_rows
+    from paiju.variants import find_variant
+
+    flow = find_variant("taixing")
+    options = flow.default_options()
+    for k in range(20):
+        hand = flow.new_hand(options, seed=seed + k, dealer=k % 4, carry={})
+        bots = [greedy_bot("taixing", s) for s in range(4)]
+        while not hand.is_over:
+            seat = hand.to_act()[0]
+            if len(hand.legal_actions(seat)) > 1 and value_rows(hand, seat, 145)[VALUED_ROW].any():
+                return hand, seat
+            hand.apply(bots[seat](hand, seat), seat)
+    raise AssertionError("no valued position")
+
+
+def test_value_rows_fill_the_lookaheads_region_only() -> None:
+    """Rows are filled exactly where the row ``valued`` says, a ready declaration's code
+    repeats its discard's rows, and the accepted waits never exceed the unseen tiles."""
+    from paiju.bots.learned import READY_TILES_SCALE, VALUE_ROWS, VALUED_ROW, value_rows
+    from paiju.bots.simple import unseen_counts
+    from paiju.engine import actions as A
+
+    hand, seat = _valued_position(11)
+    rows = value_rows(hand, seat, 145)
+    assert rows.shape == (len(VALUE_ROWS), 145)
+    valued = rows[VALUED_ROW] > 0
+    assert not rows[:, ~valued].any()
+    legal = set(hand.legal_actions(seat))
+    assert set(np.flatnonzero(valued).tolist()) <= legal
+    for a in np.flatnonzero(valued):
+        if a >= A.TING:
+            np.testing.assert_array_equal(rows[:, a], rows[:, a - A.TING])
+    ready = rows[VALUE_ROWS.index("ready_tiles")] * READY_TILES_SCALE
+    assert (ready <= sum(unseen_counts(hand, seat)) + 1e-3).all()
+    assert (rows >= 0).all()
+
+
+def test_a_value_head_network_exports_what_it_learned(tmp_path: Path) -> None:
+    """Examples carry the value rows and the lookahead's value of each candidate; the
+    trained value head runs the same in numpy (the learned bot) as in torch."""
+    from paiju.bots.learned import value_rows
+    from paiju.rl.train import SOURCE_LOOKAHEAD, collect_imitation
+
+    cfg = TrainConfig(
+        variant="taixing",
+        out=tmp_path,
+        teacher="strong",
+        hands=2,
+        epochs=2,
+        lr=1e-2,
+        seed=5,
+        candidate_features=True,
+        value_features=True,
+        value_hidden=8,
+    )
+    got = collect_imitation(cfg, io.StringIO())
+    assert got.values is not None and got.points is not None
+    assert got.values.shape == (len(got.y), 7, 145)
+    look = got.source == SOURCE_LOOKAHEAD
+    # where the lookahead valued candidates, their points are recorded, the choice's too
+    assert np.isfinite(got.points[look, got.y[look]].astype(np.float32)).all()
+    path = train(cfg)
+    bot = LearnedBot(0, "taixing", path)
+    assert bot.policy.value_features and len(bot.policy.value_layers) == 2
+    hand, seat = _valued_position(11)
+    x = bot.features(hand, seat)
+    v = value_rows(hand, seat, 145)
+    from paiju.rl.train import _net
+
+    net = _net(len(x), cfg.hidden, 145, True, True, value_hidden=8)
+    log = [json.loads(line) for line in (tmp_path / "train.log").read_text().splitlines()]
+    kept = next(r["epoch"] for r in log if r["phase"] == "imitation_kept")
+    net.load_state_dict(torch.load(tmp_path / f"checkpoint-imitation-{kept}.pt"))
+    with torch.no_grad():
+        logits, _ = net(torch.from_numpy(x)[None], torch.from_numpy(v)[None])
+    assert np.abs(bot.policy.value_head(x, v)).max() > 0
+    np.testing.assert_allclose(bot.policy.logits(x, v), logits[0].numpy(), rtol=2e-2, atol=2e-2)
+    assert bot(hand, seat) in hand.legal_actions(seat)
+
+
+def test_value_features_are_for_mahjong_imitation(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="mahjong only"):
+        train(TrainConfig(variant="qinger", out=tmp_path, value_features=True, hands=1))
+    with pytest.raises(ValueError, match="imitation only"):
+        train(TrainConfig(variant="taixing", out=tmp_path, value_features=True, ppo_iters=1))

@@ -132,6 +132,188 @@ def candidate_row(
     return row
 
 
+VALUE_ROWS = (
+    "ready_draw",
+    "ready_discard",
+    "ready_tiles",
+    "near_value",
+    "near_share",
+    "valued",
+    "wall_left",
+)
+"""The rows of :func:`value_rows`, in order."""
+
+VALUE_SCALE = 0.5
+"""Points per unit in :func:`value_rows`' value rows."""
+
+READY_TILES_SCALE = 20.0
+"""Tiles per unit in :func:`value_rows`' ``ready_tiles`` row."""
+
+
+def value_rows(hand: Any, seat: int, n_actions: int) -> npt.NDArray[np.float32]:
+    """What the scorer pays one step out, per candidate action, from the seat's own
+    tiles, the tiles it has seen and the rules: one row per name of :data:`VALUE_ROWS`
+    over the action codes. Filled for a mahjong seat's discards in its own turn (a ready
+    declaration's code gets its discard's rows) and for pass / pong / kong when a pong or
+    kong is offered, wherever the hand the action leaves is ready or one tile from it
+    (the lookahead's region, :data:`~paiju.bots.lookahead.MAX_SHANTEN`); zero elsewhere.
+
+    For a ready hand (each wait's chance is its unseen copies over all unseen tiles):
+    ``ready_draw`` the chance-weighted points of winning on each wait by self-draw,
+    ``ready_discard`` the same on another seat's discard (where one may let it go),
+    both / :data:`VALUE_SCALE`, ``ready_tiles`` the unseen copies of the waits the rules
+    would accept / :data:`READY_TILES_SCALE` (Taixing's 缺门 and flower minimums make a
+    wait worth nothing). For a hand one from ready: ``near_value`` the chance-weighted
+    best ``ready_draw + ready_discard`` over each improving draw's discards, and
+    ``near_share`` the chance of an improving draw that leads to a ready hand some wait
+    of which pays. ``valued`` is 1 where the rows are filled, ``wall_left`` the wall's
+    tiles / 136 there. No hazard, no horizon: how these weigh against each other and
+    against greedy's choice is what the network learns."""
+    from paiju.engine.mahjong import ACT, CLAIM, MahjongHand
+
+    rows = np.zeros((len(VALUE_ROWS), n_actions), dtype=np.float32)
+    if not isinstance(hand, MahjongHand):
+        return rows
+    from paiju.bots.lookahead import WinLookahead
+    from paiju.bots.simple import reader, unseen_counts
+    from paiju.components.tiles import Tile
+    from paiju.engine import actions as A
+    from paiju.engine.types import Meld, MeldType
+
+    legal = hand.legal_actions(seat)
+    in_turn = hand.phase == ACT and hand.current == seat
+    claim = hand.phase == CLAIM and (A.PONG in legal or A.KONG in legal)
+    if not in_turn and not claim:
+        return rows
+    read = reader(hand, seat)
+    unseen = unseen_counts(hand, seat)
+    melds = list(hand.melds[seat])
+    look = WinLookahead(hand, seat, melds, unseen=unseen, read=read)
+    ready_memo: dict[tuple[int, bytes], tuple[float, float, float]] = {}
+
+    def ready(lk: WinLookahead, key: bytes) -> tuple[float, float, float]:
+        got = ready_memo.get((id(lk), key))
+        if got is not None:
+            return got
+        draw = ron = tiles = 0.0
+        sh, ways = lk.ways(key)
+        if sh == 0 and ways is not None:
+            for p, full, w, ron_too in ways:
+                g = lk.win_gain(full, w, True)
+                r = lk.win_gain(full, w, False) if ron_too else 0.0
+                draw += p * g
+                ron += p * r
+                if g > 0 or r > 0:
+                    tiles += p
+        got = ready_memo[id(lk), key] = (draw, ron, tiles * lk.total)
+        return got
+
+    def vector(lk: WinLookahead, key: bytes) -> list[float] | None:
+        sh, ways = lk.ways(key)
+        if ways is None:
+            return None
+        if sh == 0:
+            draw, ron, tiles = ready(lk, key)
+            return [draw / VALUE_SCALE, ron / VALUE_SCALE, tiles / READY_TILES_SCALE, 0.0, 0.0]
+        value = share = 0.0
+        for p, afters in ways:
+            best = 0.0
+            for after in afters:
+                d, r, _ = ready(lk, after)
+                best = max(best, d + r)
+            value += p * best
+            if best > 0:
+                share += p
+        return [0.0, 0.0, 0.0, value / VALUE_SCALE, share]
+
+    wall = hand.wall_left / 136.0
+
+    def put(action: int, vec: list[float] | None) -> None:
+        if vec is not None:
+            rows[:5, action] = vec
+            rows[5, action] = 1.0
+            rows[6, action] = wall
+
+    counts = bytearray(hand.counts[seat][:34])
+    if in_turn:
+        for t in sorted({a for a in legal if a < 34}):
+            if not read.discardable[t]:
+                continue
+            counts[t] -= 1
+            vec = vector(look, bytes(counts))
+            counts[t] += 1
+            put(t, vec)
+            if A.TING + t in legal:
+                put(A.TING + t, vec)
+        return rows
+    tile = hand.claim_tile
+    put(A.PASS, vector(look, bytes(counts)))
+    if A.PONG in legal:
+        pong = WinLookahead(
+            hand,
+            seat,
+            [*melds, Meld(MeldType.PONG, Tile(tile), hand.claim_from)],
+            unseen=unseen,
+            read=read,
+        )
+        counts[tile] -= 2
+        best: list[float] | None = None
+        for d in range(34):
+            if counts[d] and read.discardable[d]:
+                counts[d] -= 1
+                vec = vector(pong, bytes(counts))
+                counts[d] += 1
+                if vec is not None and (best is None or _worth(vec) > _worth(best)):
+                    best = vec
+        counts[tile] += 2
+        put(A.PONG, best)
+    if A.KONG in legal:
+        kong = WinLookahead(
+            hand,
+            seat,
+            [*melds, Meld(MeldType.KONG, Tile(tile), hand.claim_from)],
+            unseen=unseen,
+            read=read,
+        )
+        counts[tile] -= 3
+        put(A.KONG, vector(kong, bytes(counts)))
+        counts[tile] += 3
+    return rows
+
+
+VALUED_ROW = VALUE_ROWS.index("valued")
+
+PRIOR_ROWS = tuple(VALUE_ROWS.index(name) for name in ("ready_draw", "ready_discard", "near_value"))
+"""The rows whose sum is the value head's prior: the points one step out."""
+
+VALUE_HEAD_GAIN = 100.0
+"""Logits per unit of the value head's network output: the rows that tell candidates
+apart differ by hundredths, and the hint's margin is 4 logits."""
+
+VALUE_INPUTS = len(VALUE_ROWS) + 2
+"""What the value head reads per action: its :func:`value_rows` column, then greedy's
+hint and the candidate row at that action (0 where the network has none)."""
+
+
+def value_head_input(
+    x: npt.NDArray[np.float32],
+    values: npt.NDArray[np.float32],
+    greedy_input: bool,
+    candidate_features: bool,
+) -> npt.NDArray[np.float32]:
+    """The value head's input, one row per action code (``n_actions × VALUE_INPUTS``),
+    for one example (``x`` the network's input, ``values`` its :func:`value_rows`)."""
+    n = values.shape[1]
+    hint = x[-n:] if greedy_input else np.zeros(n, np.float32)
+    end = len(x) - (n if greedy_input else 0)
+    cand = x[end - n : end] if candidate_features else np.zeros(n, np.float32)
+    return np.concatenate((values, hint[None], cand[None]), axis=0).T.astype(np.float32)
+
+
+def _worth(vec: list[float]) -> float:
+    return vec[0] + vec[1] + vec[3]
+
+
 def features(
     encoder: Any,
     hand: Any,
@@ -168,6 +350,8 @@ class Policy:
         candidate_scale: float = 0.0,
         *,
         decides: frozenset[str] | None = None,
+        value_layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] | None = None,
+        value_scale: float = 0.0,
     ):
         self.layers = layers
         self.greedy_input = greedy_input
@@ -176,6 +360,14 @@ class Policy:
         self.candidate_scale = candidate_scale
         self.decides = decides
         """The decision kinds the network makes (None: all); greedy makes the others."""
+        self.value_layers = value_layers or []
+        """The per-candidate head over :func:`value_rows` (empty: none)."""
+        self.value_scale = value_scale
+        """Logits per unit of the head's prior (the :data:`PRIOR_ROWS`' sum)."""
+
+    @property
+    def value_features(self) -> bool:
+        return bool(self.value_layers)
 
     @classmethod
     def load(cls, path: Path, variant: str, n_inputs: int, n_actions: int) -> Policy:
@@ -199,14 +391,37 @@ class Policy:
             while f"w{i}" in data:
                 layers.append((data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)))
                 i += 1
+            value_scale = float(data["value_scale"]) if "value_scale" in data else 0.0
+            value_layers = []
+            i = 0
+            while f"vw{i}" in data:
+                value_layers.append(
+                    (data[f"vw{i}"].astype(np.float32), data[f"vb{i}"].astype(np.float32))
+                )
+                i += 1
         width = n_inputs + n_actions * (int(greedy_input) + int(cands))
         if not layers or layers[0][0].shape[0] != width or layers[-1][0].shape[1] != n_actions:
             raise LearnedBotError(f"{path} does not fit {variant}'s observation or actions")
         if decides is not None and not decides <= set(DECISION_KINDS):
             raise LearnedBotError(f"{path} names unknown decision kinds: {sorted(decides)}")
-        return cls(layers, greedy_input, hint_scale, cands, cand_scale, decides=decides)
+        if value_layers and value_layers[0][0].shape[0] != VALUE_INPUTS:
+            raise LearnedBotError(f"{path}: its value head does not read {VALUE_INPUTS} inputs")
+        return cls(
+            layers,
+            greedy_input,
+            hint_scale,
+            cands,
+            cand_scale,
+            decides=decides,
+            value_layers=value_layers,
+            value_scale=value_scale,
+        )
 
-    def logits(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    def logits(
+        self, x: npt.NDArray[np.float32], values: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """One logit per action code for the input ``x``; with a value head, ``values``
+        (:func:`value_rows`) is required."""
         h = x
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
@@ -220,7 +435,33 @@ class Policy:
             # the candidate row sits just before greedy's (or last without it)
             end = len(x) - (n if self.greedy_input else 0)
             h += self.candidate_scale * x[end - n : end]
+        if self.value_layers:
+            if values is None:
+                raise LearnedBotError("this network's value head needs value_rows")
+            h += self.value_head(x, values)
         return h
+
+    def value_head(
+        self, x: npt.NDArray[np.float32], values: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        """The head's term of each action's logit, zero where the rows are not filled:
+        ``value_scale`` times the prior (the points one step out, :data:`PRIOR_ROWS`)
+        plus :data:`VALUE_HEAD_GAIN` times a small network over the action's
+        :func:`value_rows` column, greedy's hint and the candidate row at that action
+        (:func:`value_head_input`)."""
+        out = np.zeros(values.shape[1], dtype=np.float32)
+        where = np.flatnonzero(values[VALUED_ROW])
+        if not len(where):
+            return out
+        h = value_head_input(x, values, self.greedy_input, self.candidate_features)[where]
+        last = len(self.value_layers) - 1
+        for i, (w, b) in enumerate(self.value_layers):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        prior = values[list(PRIOR_ROWS)][:, where].sum(axis=0)
+        out[where] = self.value_scale * prior + VALUE_HEAD_GAIN * h[:, 0]
+        return out
 
 
 _CACHE: dict[tuple[str, str], Policy] = {}
@@ -266,6 +507,7 @@ class LearnedBot:
         decides = self.policy.decides
         if decides is not None and decision_kind(hand) not in decides and self.greedy:
             return int(self.greedy(hand, seat))
-        logits = self.policy.logits(self.features(hand, seat))
+        values = value_rows(hand, seat, self.n_actions) if self.policy.value_features else None
+        logits = self.policy.logits(self.features(hand, seat), values)
         best = max(legal, key=lambda a: float(logits[a]))
         return int(best)

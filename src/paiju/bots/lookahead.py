@@ -269,6 +269,14 @@ class WinLookahead:
             return self.net(key) + self.bonus
         return self.value(key)
 
+    def ways(self, key: bytes) -> _Node:
+        """``key``'s shanten and its ways on (see :meth:`_node`): for a ready hand
+        ``(chance, complete counts, wait, may be won off a discard)`` per wait, for a hand
+        one from ready ``(chance, the ready hands its discards leave)`` per improving
+        draw; None beyond the model's depth. For features built on the search's model
+        (:func:`paiju.bots.learned.value_rows`)."""
+        return self._node(key)
+
     def _node(self, key: bytes) -> _Node:
         """``key``'s shanten and its ways on, found once for every mode and depth: for a
         ready hand each wait with copies unseen (its chance, the complete counts, the

@@ -66,6 +66,21 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
         help="comma-separated decision kinds the network makes (turn, claim, knock, takeoff);"
         " the teacher is asked only there, greedy plays the others; default: all",
     )
+    p.add_argument(
+        "--value-features",
+        action="store_true",
+        help="collect what the scorer pays one step out per candidate and add a"
+        " per-candidate value head over it (mahjong, imitation only)",
+    )
+    p.add_argument(
+        "--value-hidden", type=int, default=32, help="width of the value head's hidden layer"
+    )
+    p.add_argument(
+        "--value-scale",
+        type=float,
+        default=800.0,
+        help="initial logits per unit of the value head's prior (points one step out / 0.5)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of deals and initial weights")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--workers", type=int, default=1, help="processes playing the teacher's hands")
@@ -100,6 +115,12 @@ def run_train(args: argparse.Namespace) -> int:
         return 2
     if args.far_weight < 0:
         print("paiju train: --far-weight must be >= 0", file=sys.stderr)
+        return 2
+    if args.value_scale <= 0:
+        print("paiju train: --value-scale must be > 0", file=sys.stderr)
+        return 2
+    if args.value_hidden < 1:
+        print("paiju train: --value-hidden must be >= 1", file=sys.stderr)
         return 2
     if args.hands == 0 and args.ppo_iters == 0 and args.data is None:
         print("paiju train: nothing to do (--hands 0 and --ppo-iters 0)", file=sys.stderr)
@@ -138,6 +159,9 @@ def run_train(args: argparse.Namespace) -> int:
         candidate_features=args.candidate_features,
         decides=tuple(args.decides.split(",")) if args.decides else None,
         value_labels=args.value_labels,
+        value_features=args.value_features,
+        value_hidden=args.value_hidden,
+        value_scale=args.value_scale,
     )
     try:
         path = train(cfg)
