@@ -590,6 +590,9 @@ def _cmd_load(args: argparse.Namespace) -> int:
         strong_tables=args.strong_tables,
         bot_processes=args.bot_processes,
         probes=args.probes,
+        driver_nice=args.driver_nice,
+        ramp=args.ramp,
+        own_sessions=not args.same_session,
     )
     try:
         figures = run_load(plan)
@@ -813,6 +816,27 @@ def build_parser() -> argparse.ArgumentParser:
         default=4,
         help="ping-only connections from a prober process of its own at normal priority "
         "(its pings are timed apart from this driver's busy event loop; 0: none)",
+    )
+    p.add_argument(
+        "--driver-nice",
+        type=int,
+        default=0,
+        metavar="N",
+        help="nice value of the thread that plays the tables (the server and the prober "
+        "keep theirs): the clients stand for people on other machines",
+    )
+    p.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="spread the tables' sitting down over this many seconds (0: all at once)",
+    )
+    p.add_argument(
+        "--same-session",
+        action="store_true",
+        help="with --process: keep the server and the prober in this session (by default "
+        "each starts one of its own, a scheduling group of its own under Linux autogroup)",
     )
     p.add_argument(
         "--urls",

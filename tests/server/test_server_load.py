@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+
 import pytest
 
 from paiju.cli import build_parser
@@ -90,3 +93,29 @@ def test_a_prober_process_times_pings_apart_from_the_driver() -> None:
 def test_without_a_prober_there_are_no_prober_figures() -> None:
     figures = {"ping_p50_ms": 3.0, "ping_p99_ms": 12.5, "probe_pings": None}
     assert "prober" not in report_line(figures)
+
+
+def test_a_niced_driver_and_a_server_in_a_session_of_its_own() -> None:
+    trace: dict[str, object] = {}
+    nice = os.getpriority(os.PRIO_PROCESS, 0)
+    plan = LoadPlan(tables=2, hands=1, seconds=60.0, think=0.0, process=True, probes=1)
+    figures = run_load(dataclasses.replace(plan, driver_nice=5, ramp=0.2), trace=trace)
+    assert figures["finished_tables"] == 2 and figures["errors"] == 0
+    assert figures["driver_nice"] == 5 and figures["own_sessions"] is True
+    # the driver's nice was its own thread's: the calling thread keeps its priority
+    assert os.getpriority(os.PRIO_PROCESS, 0) == nice
+    assert figures["server_gc_count"] >= 0
+    assert isinstance(trace["pings"], list) and trace["server_pid"] != trace["driver_pid"]
+    line = report_line(figures)
+    assert "driver nice 5" in line and "sessions of their own" in line
+    assert "sat down over 0.2 s" in line
+
+
+def test_driver_nice_is_bounded_and_the_cli_passes_it() -> None:
+    with pytest.raises(ValueError, match="driver_nice"):
+        LoadPlan(driver_nice=20).check()
+    with pytest.raises(ValueError, match="ramp"):
+        LoadPlan(ramp=-1.0).check()
+    argv = ["load", "--process", "--driver-nice", "10", "--same-session", "--ramp", "10"]
+    args = build_parser().parse_args(argv)
+    assert args.driver_nice == 10 and args.same_session is True and args.ramp == 10.0

@@ -186,6 +186,17 @@ async def _lag_monitor(server: Any, stop: Any, samples: list[tuple[float, float]
     server.should_exit = True
 
 
+def _own_session() -> None:
+    """Start a session of this process's own. On Linux with autogroup scheduling (the
+    default of desktop and many server kernels) the kernel shares the CPU between
+    sessions first and applies nice values only within one: in the driver's session a
+    server would share one session's share with the 800 client sockets, and a
+    ``nice -n 19`` job started from another session would take as much as the whole run.
+    A deployed server is a service of its own (its own session) on a machine of its own."""
+    with contextlib.suppress(OSError):
+        os.setsid()
+
+
 def _serve_child(  # noqa: PLR0917
     database_url: str,
     tables: int,
@@ -193,10 +204,15 @@ def _serve_child(  # noqa: PLR0917
     bot_processes: int,
     ports: Any,
     stop: Any,
+    own_session: bool = False,
 ) -> None:
+    import gc
     import resource
 
     from paiju.server.collector import tune_collector
+
+    if own_session:
+        _own_session()
 
     server = _uvicorn(database_url, tables, bot_delay, bot_processes)
     # as `paiju serve` does: the figures are the served server's
@@ -204,6 +220,17 @@ def _serve_child(  # noqa: PLR0917
     sock = _loopback_socket()
     ports.put(sock.getsockname()[1])
     samples: list[tuple[float, float]] = []
+    pauses: list[tuple[float, int, float]] = []
+    began = [0.0]
+
+    def timed_collection(phase: str, info: dict[str, int]) -> None:
+        # (start, generation, seconds) of each collection: a stall every message waits out
+        if phase == "start":
+            began[0] = time.monotonic()
+        else:
+            pauses.append((began[0], info["generation"], time.monotonic() - began[0]))
+
+    gc.callbacks.append(timed_collection)
 
     async def main() -> None:
         monitor = asyncio.create_task(_lag_monitor(server, stop, samples))
@@ -214,7 +241,7 @@ def _serve_child(  # noqa: PLR0917
         runner.run(main())
     # the server's own threads only (its bot workers are other processes)
     own = resource.getrusage(resource.RUSAGE_SELF)
-    ports.put({"lag": samples, "cpu_s": own.ru_utime + own.ru_stime})
+    ports.put({"lag": samples, "cpu_s": own.ru_utime + own.ru_stime, "gc": pauses})
 
 
 class ServerProcess:
@@ -222,7 +249,12 @@ class ServerProcess:
     with the clients."""
 
     def __init__(
-        self, database_url: str, tables: int, bot_delay: float = 0.0, bot_processes: int = 2
+        self,
+        database_url: str,
+        tables: int,
+        bot_delay: float = 0.0,
+        bot_processes: int = 2,
+        own_session: bool = False,
     ) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.ports: Any = ctx.Queue()
@@ -230,7 +262,15 @@ class ServerProcess:
         # not a daemon: its bot worker processes are its children
         self.process = ctx.Process(
             target=_serve_child,
-            args=(database_url, tables, bot_delay, bot_processes, self.ports, self.stop),
+            args=(
+                database_url,
+                tables,
+                bot_delay,
+                bot_processes,
+                self.ports,
+                self.stop,
+                own_session,
+            ),
         )
         self.port = 0
         self.stats: dict[str, Any] | None = None
@@ -288,10 +328,12 @@ async def _probe(url: str, probes: int, stop: Any) -> list[tuple[float, float]]:
     return samples
 
 
-def _probe_child(url: str, probes: int, results: Any, stop: Any) -> None:
+def _probe_child(url: str, probes: int, results: Any, stop: Any, own_session: bool = False) -> None:
     # the driver may run niced (a load run on a shared machine should be): the prober
     # stands for a person's client, which nobody nices; where that is not allowed it
     # keeps the driver's priority, and says so
+    if own_session:
+        _own_session()
     with contextlib.suppress(OSError):
         os.setpriority(os.PRIO_PROCESS, 0, 0)
     nice = os.getpriority(os.PRIO_PROCESS, 0)
@@ -306,13 +348,13 @@ def _probe_child(url: str, probes: int, results: Any, stop: Any) -> None:
 class Prober:
     """:func:`_probe` in a process of its own (its own interpreter, event loop and GIL)."""
 
-    def __init__(self, port: int, probes: int) -> None:
+    def __init__(self, port: int, probes: int, own_session: bool = False) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.results: Any = ctx.Queue()
         self.stop: Any = ctx.Event()
         self.process = ctx.Process(
             target=_probe_child,
-            args=(f"ws://127.0.0.1:{port}/ws", probes, self.results, self.stop),
+            args=(f"ws://127.0.0.1:{port}/ws", probes, self.results, self.stop, own_session),
             daemon=True,
         )
         self.report: dict[str, Any] | None = None
@@ -372,6 +414,18 @@ class LoadPlan:
     """Ping-only connections from a prober process of its own at normal priority: pings
     timed apart from this driver's event loop, which shares the cores with the server
     and is as busy as the tables it plays (``paiju load`` opens 4)."""
+    driver_nice: int = 0
+    """Nice value of the process that plays the tables, not 0: a child process in a
+    session of its own, niced with its scheduling group (the server and the prober keep
+    their priority). The clients stand for people on other machines; on a machine of two
+    cores a niced driver keeps their CPU from being taken out of the server's."""
+    ramp: float = 0.0
+    """Seconds over which the tables (and the strong tables) sit down, evenly spread,
+    instead of all at the same instant: people do not arrive at a server together, and
+    300 tables starting in the same few milliseconds are a burst of their own."""
+    own_sessions: bool = True
+    """With ``process``: the server child and the prober each in a session of its own
+    (see :func:`_own_session`), as a deployed server is."""
 
     def check(self) -> None:
         check_bounds(self.tables, self.hands, self.seconds, self.think)
@@ -381,6 +435,10 @@ class LoadPlan:
             raise ValueError("bot_processes must be between 0 and 16")
         if not 0 <= self.probes <= 32:
             raise ValueError("probes must be between 0 and 32")
+        if not 0 <= self.ramp <= 600:
+            raise ValueError("ramp must be between 0 and 600 seconds")
+        if not 0 <= self.driver_nice <= 19:
+            raise ValueError("driver_nice must be between 0 and 19")
 
 
 class _Seat:
@@ -452,10 +510,10 @@ async def _watch_strong(run: _Run, index: int) -> None:
     """A room of four server-side strong bots, kept alive by one watching socket."""
     from websockets.asyncio.client import connect
 
-    del index
     async with connect(run.url, max_size=2**20) as ws:
         await _recv_until(ws, "welcome", [])
         await run.ready.wait()
+        await asyncio.sleep(run.plan.ramp * index / max(1, run.plan.strong_tables))
         request = {
             "type": "create_room",
             "variant": run.plan.variant,
@@ -516,6 +574,7 @@ async def _table(run: _Run, index: int) -> bool:
             await ws.send(json.dumps({"type": "join", "code": code}))
         run.arrived += 1
         await run.ready.wait()
+        await asyncio.sleep(run.plan.ramp * index / run.plan.tables)
         for seat, ws in enumerate(sockets):
             await ws.send(json.dumps({"type": "take_seat", "seat": seat, "name": f"load{seat}"}))
             await _recv_until(ws, "seated", backlog[seat])
@@ -573,8 +632,53 @@ async def drive(port: int, plan: LoadPlan, n_seats: int) -> LoadResult:
     return result
 
 
-def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
-    """Start a server, play the plan's tables over websockets, return the figures."""
+def _nice_session(nice: int) -> None:
+    """This process at ``nice``, in a session of its own whose scheduling group (Linux
+    autogroup) is niced as much: a thread's nice value alone only yields to its own
+    session's other threads, not to a server in another session."""
+    _own_session()
+    with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as group:
+        group.write(str(nice))
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
+
+
+def _drive_child(port: int, plan: LoadPlan, n_seats: int, results: Any) -> None:
+    _nice_session(plan.driver_nice)
+    try:
+        results.put(asyncio.run(drive(port, plan, n_seats)))
+    except Exception as exc:  # reported in the caller, not lost in a child's stderr
+        results.put(f"{type(exc).__name__}: {exc}")
+
+
+def _drive_niced(port: int, plan: LoadPlan, n_seats: int) -> LoadResult:
+    """:func:`drive`, at ``plan.driver_nice`` in a process (and session) of its own if
+    that is not 0, so that the caller and the children it started keep their priority."""
+    if not plan.driver_nice:
+        return asyncio.run(drive(port, plan, n_seats))
+    ctx = multiprocessing.get_context("spawn")
+    results: Any = ctx.Queue()
+    process = ctx.Process(target=_drive_child, args=(port, plan, n_seats, results), daemon=True)
+    process.start()
+    try:
+        got = results.get(timeout=plan.seconds + 300)
+    finally:
+        process.join(timeout=30)
+        if process.is_alive():
+            process.terminate()
+    if isinstance(got, str):
+        raise RuntimeError(f"the load driver failed: {got}")
+    result: LoadResult = got
+    return result
+
+
+def run_load(
+    plan: LoadPlan, database_url: str | None = None, trace: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Start a server, play the plan's tables over websockets, return the figures.
+
+    ``trace``, if given, is filled with the raw samples (the prober's pings, the server's
+    loop lags and collections, the timed part, the processes' ids) for a closer look."""
     from paiju.variants import find_variant
 
     plan.check()
@@ -582,7 +686,6 @@ def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
     names = {f.name for f in dataclasses.fields(flow.options_type)}
     if "hands" not in names:
         raise ValueError(f"{plan.variant} has no 'hands' option to bound a match by")
-    server_kind = ServerProcess if plan.process else ServerThread
     with tempfile.TemporaryDirectory(prefix="paiju-load-") as tmp:
         url = database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
         # server bots (the strong tables) pause between moves as they do for people
@@ -590,15 +693,34 @@ def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
         tables = plan.tables + plan.strong_tables
         n_seats = flow.seats(flow.default_options())
         prober: Prober | None = None
-        with server_kind(url, tables, bot_delay, plan.bot_processes) as server:
+        own = plan.process and plan.own_sessions
+        server: ServerThread | ServerProcess = (
+            ServerProcess(url, tables, bot_delay, plan.bot_processes, own)
+            if plan.process
+            else ServerThread(url, tables, bot_delay, plan.bot_processes)
+        )
+        with server:
             if plan.probes:
-                with Prober(server.port, plan.probes) as prober:
-                    result = asyncio.run(drive(server.port, plan, n_seats))
+                with Prober(server.port, plan.probes, own) as prober:
+                    result = _drive_niced(server.port, plan, n_seats)
             else:
-                result = asyncio.run(drive(server.port, plan, n_seats))
+                result = _drive_niced(server.port, plan, n_seats)
     probed = probe_figures(prober.report if prober is not None else None, result)
+    stats = getattr(server, "stats", None)
+    if trace is not None:
+        trace.update(
+            {
+                "timed": result.timed,
+                "pings": prober.report["pings"] if prober and prober.report else [],
+                "lag": stats["lag"] if stats else [],
+                "gc": stats["gc"] if stats else [],
+                "driver_pid": os.getpid(),
+                "server_pid": getattr(getattr(server, "process", None), "pid", None),
+                "prober_pid": prober.process.pid if prober is not None else None,
+            }
+        )
     out = result.summary()
-    out.update(server_figures(getattr(server, "stats", None), result))
+    out.update(server_figures(stats, result))
     out.update(probed)
     out.update(
         {
@@ -608,6 +730,9 @@ def run_load(plan: LoadPlan, database_url: str | None = None) -> dict[str, Any]:
             "server": "process" if plan.process else "thread",
             "strong_tables": plan.strong_tables,
             "bot_processes": plan.bot_processes,
+            "driver_nice": plan.driver_nice,
+            "ramp_s": plan.ramp,
+            "own_sessions": bool(plan.process and plan.own_sessions),
             "load_average": [round(x, 2) for x in os.getloadavg()],
         }
     )
@@ -620,6 +745,8 @@ SERVER_FIGURES = (
     "server_lag_max_ms",
     "server_cpu_s",
     "server_cpu_ms_per_action",
+    "server_gc_count",
+    "server_gc_max_ms",
 )
 
 
@@ -633,6 +760,7 @@ def server_figures(stats: dict[str, Any] | None, result: LoadResult) -> dict[str
     start, end = result.timed
     lags = sorted(lag * 1000 for at, lag in stats["lag"] if start <= at <= end)
     cpu = float(stats["cpu_s"])
+    pauses = [sec * 1000 for at, _gen, sec in stats.get("gc", []) if start <= at <= end]
     return {
         "server_lag_p50_ms": round(percentile(lags, 50), 2) if lags else None,
         "server_lag_p99_ms": round(percentile(lags, 99), 2) if lags else None,
@@ -641,6 +769,8 @@ def server_figures(stats: dict[str, Any] | None, result: LoadResult) -> dict[str
         "server_cpu_ms_per_action": round(cpu * 1000 / result.actions, 3)
         if result.actions
         else None,
+        "server_gc_count": len(pauses),
+        "server_gc_max_ms": round(max(pauses), 2) if pauses else None,
     }
 
 
@@ -672,6 +802,9 @@ def report_line(figures: dict[str, Any]) -> str:
         f"{figures.get('tables')} tables + {figures.get('strong_tables')} strong-bot tables, "
         f"{figures.get('actions_per_s')} decisions/s, server CPU "
         f"{figures.get('server_cpu_ms_per_action') or '-'} ms a decision"
+        + (f"; driver nice {figures['driver_nice']}" if "driver_nice" in figures else "")
+        + (f"; tables sat down over {figures['ramp_s']:g} s" if figures.get("ramp_s") else "")
+        + ("; server and prober in sessions of their own" if figures.get("own_sessions") else "")
         + (f"; load average {load[0]:.2f}" if load else "")
     )
 
