@@ -66,6 +66,9 @@ def test_a_server_process_reports_its_loop_lag_and_cpu() -> None:
     assert set(SERVER_FIGURES) <= set(figures)
     assert 0 <= figures["server_lag_p50_ms"] <= figures["server_lag_p99_ms"]
     assert figures["server_cpu_s"] > 0 and figures["server_cpu_ms_per_action"] > 0
+    if os.path.exists("/proc/thread-self/schedstat"):
+        # Linux: the loop thread's time on a core, and runnable without one
+        assert figures["server_loop_ran_s"] >= 0 and figures["server_loop_waited_s"] >= 0
     line = report_line(figures)
     assert "ping p50" in line and "decision round trip" in line and "server loop lag" in line
 

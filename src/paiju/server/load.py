@@ -173,16 +173,36 @@ LAG_TICK = 0.05
 """Seconds between two looks of the server's lag monitor at its own event loop."""
 
 
-async def _lag_monitor(server: Any, stop: Any, samples: list[tuple[float, float]]) -> None:
+def _thread_schedstat() -> tuple[int, int] | None:
+    """Nanoseconds this thread has run and has waited, runnable, for a core (Linux)."""
+    try:
+        with open("/proc/thread-self/schedstat", encoding="ascii") as f:
+            ran, waited, _slices = f.read().split()
+    except (OSError, ValueError):
+        return None
+    return int(ran), int(waited)
+
+
+async def _lag_monitor(
+    server: Any,
+    stop: Any,
+    samples: list[tuple[float, float]],
+    sched: list[tuple[float, int, int]] | None = None,
+) -> None:
     """How late a timer fires on the server's loop (what any callback, a ``ping`` among
     them, waits behind the work before it), every :data:`LAG_TICK`; ends the server once
-    ``stop`` is set."""
+    ``stop`` is set. ``sched`` gets the loop thread's run and run-queue wait counters at
+    each tick: a lag with the thread waiting for a core is the machine's, not the loop's."""
     while not stop.is_set():
         before = time.perf_counter()
         await asyncio.sleep(LAG_TICK)
         # the loop may wake a timer up to its clock resolution early: no lag, not a negative one
         late = time.perf_counter() - before - LAG_TICK
-        samples.append((time.monotonic(), max(0.0, late)))
+        now = time.monotonic()
+        samples.append((now, max(0.0, late)))
+        counters = _thread_schedstat() if sched is not None else None
+        if sched is not None and counters is not None:
+            sched.append((now, *counters))
     server.should_exit = True
 
 
@@ -220,6 +240,7 @@ def _serve_child(  # noqa: PLR0917
     sock = _loopback_socket()
     ports.put(sock.getsockname()[1])
     samples: list[tuple[float, float]] = []
+    sched: list[tuple[float, int, int]] = []
     pauses: list[tuple[float, int, float]] = []
     began = [0.0]
 
@@ -233,7 +254,7 @@ def _serve_child(  # noqa: PLR0917
     gc.callbacks.append(timed_collection)
 
     async def main() -> None:
-        monitor = asyncio.create_task(_lag_monitor(server, stop, samples))
+        monitor = asyncio.create_task(_lag_monitor(server, stop, samples, sched))
         await server.serve(sockets=[sock])
         monitor.cancel()
 
@@ -241,7 +262,8 @@ def _serve_child(  # noqa: PLR0917
         runner.run(main())
     # the server's own threads only (its bot workers are other processes)
     own = resource.getrusage(resource.RUSAGE_SELF)
-    ports.put({"lag": samples, "cpu_s": own.ru_utime + own.ru_stime, "gc": pauses})
+    stats = {"lag": samples, "cpu_s": own.ru_utime + own.ru_stime, "gc": pauses, "sched": sched}
+    ports.put(stats)
 
 
 class ServerProcess:
@@ -713,6 +735,7 @@ def run_load(
                 "timed": result.timed,
                 "pings": prober.report["pings"] if prober and prober.report else [],
                 "lag": stats["lag"] if stats else [],
+                "sched": stats["sched"] if stats else [],
                 "gc": stats["gc"] if stats else [],
                 "driver_pid": os.getpid(),
                 "server_pid": getattr(getattr(server, "process", None), "pid", None),
@@ -747,6 +770,8 @@ SERVER_FIGURES = (
     "server_cpu_ms_per_action",
     "server_gc_count",
     "server_gc_max_ms",
+    "server_loop_ran_s",
+    "server_loop_waited_s",
 )
 
 
@@ -761,6 +786,7 @@ def server_figures(stats: dict[str, Any] | None, result: LoadResult) -> dict[str
     lags = sorted(lag * 1000 for at, lag in stats["lag"] if start <= at <= end)
     cpu = float(stats["cpu_s"])
     pauses = [sec * 1000 for at, _gen, sec in stats.get("gc", []) if start <= at <= end]
+    timed = [(ran, waited) for at, ran, waited in stats.get("sched", []) if start <= at <= end]
     return {
         "server_lag_p50_ms": round(percentile(lags, 50), 2) if lags else None,
         "server_lag_p99_ms": round(percentile(lags, 99), 2) if lags else None,
@@ -771,6 +797,9 @@ def server_figures(stats: dict[str, Any] | None, result: LoadResult) -> dict[str
         else None,
         "server_gc_count": len(pauses),
         "server_gc_max_ms": round(max(pauses), 2) if pauses else None,
+        # the loop thread's time on a core and runnable without one, in the timed part
+        "server_loop_ran_s": round((timed[-1][0] - timed[0][0]) / 1e9, 2) if timed else None,
+        "server_loop_waited_s": round((timed[-1][1] - timed[0][1]) / 1e9, 2) if timed else None,
     }
 
 
@@ -798,7 +827,14 @@ def report_line(figures: dict[str, Any]) -> str:
         probe + f"driver ping p50 {ms('ping_p50_ms')} ms, "
         f"p99 {ms('ping_p99_ms')} ms{verdict('ping_p99_ms')}; "
         f"decision round trip p50 {ms('p50_ms')} ms, p99 {ms('p99_ms')} ms; "
-        f"server loop lag p50 {ms('server_lag_p50_ms')} ms, p99 {ms('server_lag_p99_ms')} ms; "
+        f"server loop lag p50 {ms('server_lag_p50_ms')} ms, p99 {ms('server_lag_p99_ms')} ms"
+        + (
+            f" (its thread ran {figures['server_loop_ran_s']} s and waited for a core "
+            f"{figures['server_loop_waited_s']} s)"
+            if figures.get("server_loop_waited_s") is not None
+            else ""
+        )
+        + "; "
         f"{figures.get('tables')} tables + {figures.get('strong_tables')} strong-bot tables, "
         f"{figures.get('actions_per_s')} decisions/s, server CPU "
         f"{figures.get('server_cpu_ms_per_action') or '-'} ms a decision"
