@@ -41,7 +41,8 @@ def make_player(
 
         return LearnedBot(seed, variant)
     if name not in levels:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(levels)}, learned)")
+        known = (*levels, "learned") if "learned" not in levels else levels
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(known)})")
     if name == "strong":
         return StrongBot(seed, variant, budget=budget or DEFAULT_BUDGET, search=search)
     if name == "greedy":

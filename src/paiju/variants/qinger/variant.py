@@ -33,8 +33,11 @@ class QingerVariant(Variant):
     rule_book = "docs/rules/qinger.md"
     greedy_bot = "qinger_greedy"
     strong_search = "montecarlo"
-    # the Monte Carlo search thinks 0.3 s a move: too long for a table on a shared server loop
-    server_bot_levels = ("random", "greedy")
+    # learned: its weights ship (paiju/bots/weights/qinger.npz, docs/rl.md)
+    bot_levels = ("random", "greedy", "strong", "learned")
+    # the Monte Carlo search thinks 0.3 s a move: too long for a table on a shared server
+    # loop; the learned bot (numpy, milliseconds) is not
+    server_bot_levels = ("random", "greedy", "learned")
 
     def seats(self, options: QingerOptions) -> int:
         """Seats at the table: 3, or 4 with ``participants = 4`` (one sits each hand out)."""
