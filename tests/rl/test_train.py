@@ -251,8 +251,6 @@ def test_a_network_that_decides_only_knocks_learns_from_knocks_alone(tmp_path: P
         train(TrainConfig(variant="qinger", out=tmp_path, hands=1, decides=("bluff",)))
     with pytest.raises(ValueError, match="value-labels"):
         train(TrainConfig(variant="qinger", out=tmp_path, hands=1, value_labels=0.0))
-    with pytest.raises(ValueError, match="imitation only"):
-        train(TrainConfig(variant="qinger", out=tmp_path, ppo_iters=1, decides=("knock",)))
 
 
 def test_value_labels_take_the_higher_mean_of_a_two_way_decision() -> None:
@@ -370,3 +368,50 @@ def test_value_features_are_for_mahjong_imitation(tmp_path: Path) -> None:
         train(TrainConfig(variant="qinger", out=tmp_path, value_features=True, hands=1))
     with pytest.raises(ValueError, match="imitation only"):
         train(TrainConfig(variant="taixing", out=tmp_path, value_features=True, ppo_iters=1))
+
+
+def test_ppo_with_decides_samples_and_learns_only_those_decisions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``decides`` with PPO: the learner's network is asked only at the knock; greedy
+    plays the learner's other decisions; the first iteration fits the value head alone
+    (the policy's weights unchanged), the later ones move the policy."""
+    import paiju.rl.train as train_module
+    from paiju.bots.learned import decision_kind
+
+    kinds: list[str] = []
+    real = train_module._features
+
+    def recorded(encoder: Any, hand: Any, *args: Any, **kwargs: Any) -> Any:
+        # every input the network reads, the learner's and its snapshots'
+        kinds.append(decision_kind(hand))
+        return real(encoder, hand, *args, **kwargs)
+
+    monkeypatch.setattr(train_module, "_features", recorded)
+    cfg = TrainConfig(
+        variant="qinger",
+        out=tmp_path,
+        teacher="greedy",
+        hands=1,
+        epochs=1,
+        hidden=8,
+        ppo_iters=2,
+        ppo_hands=6,
+        ppo_lr=1e-3,
+        snapshot_every=1,
+        decides=("knock",),
+    )
+    path = train(cfg)
+    rows = [json.loads(line) for line in (tmp_path / "train.log").read_text().splitlines()]
+    ppo_rows = [r for r in rows if r["phase"] == "ppo"]
+    assert [r["value_only"] for r in ppo_rows] == [True, False]
+    assert all(r["decisions"] > 0 for r in ppo_rows)
+    # the network is asked at knocks only: greedy makes every other decision
+    assert kinds and set(kinds) == {"knock"}
+    before = torch.load(tmp_path / "checkpoint-imitation-1.pt")
+    warm = torch.load(tmp_path / "checkpoint-ppo-1.pt")
+    last = torch.load(tmp_path / "checkpoint-ppo-2.pt")
+    assert torch.equal(before["pi.weight"], warm["pi.weight"])
+    assert not torch.equal(before["v.weight"], warm["v.weight"])
+    assert not torch.equal(warm["pi.weight"], last["pi.weight"])
+    assert LearnedBot(0, "qinger", path).policy.decides == {"knock"}

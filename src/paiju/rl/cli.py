@@ -18,6 +18,12 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ppo-iters", type=int, default=0, help="self-play PPO iterations")
     p.add_argument("--ppo-hands", type=int, default=64, help="hands per PPO iteration")
     p.add_argument(
+        "--ppo-lr",
+        type=float,
+        default=3e-4,
+        help="PPO learning rate (small, e.g. 1e-5, to fine-tune an imitation start)",
+    )
+    p.add_argument(
         "--budget", type=float, default=None, help="a strong teacher's seconds per decision"
     )
     p.add_argument(
@@ -100,8 +106,8 @@ def run_train(args: argparse.Namespace) -> int:
         if getattr(args, name) < 1:
             print(f"paiju train: --{name.replace('_', '-')} must be >= 1", file=sys.stderr)
             return 2
-    if args.lr <= 0:
-        print("paiju train: --lr must be > 0", file=sys.stderr)
+    if args.lr <= 0 or args.ppo_lr <= 0:
+        print("paiju train: --lr and --ppo-lr must be > 0", file=sys.stderr)
         return 2
     if args.budget is not None and args.budget <= 0:
         print("paiju train: --budget must be > 0", file=sys.stderr)
@@ -148,6 +154,7 @@ def run_train(args: argparse.Namespace) -> int:
         lr=args.lr,
         ppo_iters=args.ppo_iters,
         ppo_hands=args.ppo_hands,
+        ppo_lr=args.ppo_lr,
         seed=args.seed,
         threads=args.threads,
         workers=args.workers,

@@ -14,6 +14,10 @@ every ``snapshot_every`` iterations) — with illegal actions masked out of the 
 The reward is the seat's points (settlement, kong money) scaled by their running
 spread; the advantage is the return minus the value head's estimate (one hand is short,
 so no discounting), and the update is PPO's clipped objective with an entropy bonus.
+With ``decides`` the learner and its snapshots play greedy's action at every other kind
+of decision, so PPO samples and trains the network only where the shipped bot uses it.
+The value head starts at zero and the first ``value_warmup`` iterations fit it alone;
+the advantages are centred and scaled per iteration.
 
 Everything is written under ``out``: ``train.log`` (one JSON line per epoch or
 iteration), ``checkpoint-*.pt`` (torch state), ``curve.png`` (the learning curve) and
@@ -55,6 +59,9 @@ class TrainConfig:
     clip: float = 0.2
     entropy: float = 0.01
     snapshot_every: int = 5
+    value_warmup: int = 1
+    """PPO iterations at the start that fit only the value head (the imitation phase
+    leaves it untrained; its guesses would otherwise be the first advantages' noise)."""
     seed: int = 1
     threads: int = 1
     greedy_input: bool = True
@@ -763,6 +770,7 @@ def _numpy_policy(net: Any, greedy_input: bool, candidates: bool = False) -> Any
 def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
     import torch
 
+    from paiju.bots.learned import decision_kind
     from paiju.bots.levels import make_player
     from paiju.simulator import Progress
 
@@ -773,14 +781,24 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
     opt = torch.optim.Adam(net.parameters(), lr=cfg.ppo_lr)
     pool: list[Any] = [_numpy_policy(net, cfg.greedy_input, cfg.candidate_features)]
     hint = _hint(cfg, cfg.seed + 1000)
+    # the imitation phase never trains the value head: start it at "no advantage" (0)
+    torch.nn.init.zeros_(net.v.weight)
+    torch.nn.init.zeros_(net.v.bias)
     spread = 1.0
     bar = Progress(cfg.ppo_iters, "ppo", unit="iterations", stream=stream)
+
+    def greedys(hand: Any) -> bool:
+        """With ``decides``: greedy (the hint) makes this decision, as the learned bot
+        then plays it, and PPO neither samples nor learns it."""
+        return cfg.decides is not None and decision_kind(hand) not in cfg.decides
 
     def snapshot_player(policy: Any) -> Any:
         def play(hand: Any, seat: int) -> int:
             legal = hand.legal_actions(seat)
             if len(legal) == 1:
                 return int(legal[0])
+            if greedys(hand):
+                return int(hint(hand, seat))
             logits = policy.logits(
                 _features(
                     encoder, hand, seat, codec.n_actions, hint, candidates=cfg.candidate_features
@@ -816,6 +834,9 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
                 legal = hand.legal_actions(seat)
                 if len(legal) == 1:
                     hand.apply(legal[0], seat)
+                    continue
+                if greedys(hand):
+                    hand.apply(int(hint(hand, seat)), seat)
                     continue
                 x = _features(
                     encoder, hand, seat, codec.n_actions, hint, candidates=cfg.candidate_features
@@ -857,20 +878,34 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
         a_t = torch.tensor(acts)
         lp_t = torch.tensor(logps)
         r_t = torch.from_numpy(r / spread)
+        with torch.no_grad():
+            # the advantages of the iteration's data under the value head before its
+            # updates, centred and scaled: Qing'er's points are large and heavy-tailed
+            adv_all = r_t - net(x_t)[1]
+            adv_all = (adv_all - adv_all.mean()) / (adv_all.std() + 1e-6) if len(r) > 1 else adv_all
+        warm = it < cfg.value_warmup
         net.train()
+        kl_sum = 0.0
         for _ in range(cfg.ppo_epochs):
             perm = torch.randperm(len(acts))
             for start in range(0, len(acts), cfg.batch):
                 b = perm[start : start + cfg.batch]
                 logits, v = net(x_t[b])
-                logits = logits.masked_fill(~m_t[b], -1e9)
-                dist = torch.distributions.Categorical(logits=logits)
-                lp = dist.log_prob(a_t[b])  # type: ignore[no-untyped-call]
-                adv = r_t[b] - v.detach()
-                ratio = torch.exp(lp - lp_t[b])
-                pg = -torch.min(ratio * adv, ratio.clamp(1 - cfg.clip, 1 + cfg.clip) * adv).mean()
                 vloss = ((v - r_t[b]) ** 2).mean()
-                loss = pg + 0.5 * vloss - cfg.entropy * dist.entropy().mean()  # type: ignore[no-untyped-call]
+                if warm:
+                    # the value head only: the policy keeps the imitation's answers
+                    loss = vloss
+                else:
+                    logits = logits.masked_fill(~m_t[b], -1e9)
+                    dist = torch.distributions.Categorical(logits=logits)
+                    lp = dist.log_prob(a_t[b])  # type: ignore[no-untyped-call]
+                    adv = adv_all[b]
+                    ratio = torch.exp(lp - lp_t[b])
+                    clipped = ratio.clamp(1 - cfg.clip, 1 + cfg.clip) * adv
+                    pg = -torch.min(ratio * adv, clipped).mean()
+                    ent = dist.entropy().mean()  # type: ignore[no-untyped-call]
+                    loss = pg + 0.5 * vloss - cfg.entropy * ent
+                    kl_sum += float((lp_t[b] - lp).detach().sum())
                 opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
@@ -885,6 +920,8 @@ def ppo(cfg: TrainConfig, net: Any, log: _Log, stream: IO[str]) -> None:
                 "mean_points": round(float(np.mean(points)), 3),
                 "decisions": len(acts),
                 "pool": len(pool),
+                "value_only": warm,
+                "approx_kl": round(kl_sum / max(1, len(acts) * cfg.ppo_epochs), 5),
             }
         )
         bar.update()
@@ -937,8 +974,6 @@ def train(cfg: TrainConfig, stream: IO[str] | None = None) -> Path:
             )
         if not cfg.greedy_input:
             raise ValueError("--decides needs greedy's action in the input (the other kinds)")
-        if cfg.ppo_iters > 0:
-            raise ValueError("--decides is for imitation only (PPO plays every decision)")
     if cfg.value_features and codec.encoder is not MahjongEncoder:
         raise ValueError("--value-features: the value rows are for mahjong only")
     if cfg.value_features and cfg.ppo_iters > 0:
