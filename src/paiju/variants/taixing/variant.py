@@ -27,6 +27,9 @@ class TaixingVariant(MahjongVariant):
     option_specs = OPTION_SPECS
     rule_book = "docs/rules/taixing.md"
     greedy_bot = "taixing_greedy"
+    # the learned bot ships here only: it beat greedy in duplicate play (docs/rl.md)
+    bot_levels = ("random", "greedy", "strong", "learned")
+    server_bot_levels = ("random", "greedy", "strong", "learned")
 
     def rules(self, options: Any, carry: dict[str, Any]) -> TaixingRules:
         return TaixingRules(options, carry.get("draw_streak", 0))
