@@ -122,3 +122,38 @@ def test_driver_nice_is_bounded_and_the_cli_passes_it() -> None:
     argv = ["load", "--process", "--driver-nice", "10", "--same-session", "--ramp", "10"]
     args = build_parser().parse_args(argv)
     assert args.driver_nice == 10 and args.same_session is True and args.ramp == 10.0
+
+
+def test_a_thinking_seat_still_reads_its_socket() -> None:
+    """A pong that comes while a seat thinks is timed when it comes, not after the think."""
+    import asyncio
+    import json
+    import random
+    import time
+
+    from paiju.server.load import _Seat
+
+    class Sent:
+        def __init__(self) -> None:
+            self.frames: list[dict[str, object]] = []
+
+        async def send(self, text: str) -> None:
+            self.frames.append(json.loads(text))
+
+    async def scenario() -> None:
+        result = LoadResult(tables=1, finished_tables=0, actions=0, seconds=0.0)
+        seat = _Seat(result, random.Random(0), think=60.0)
+        ws = Sent()
+        await seat.handle(ws, {"type": "update", "turn": 3, "legal": ["d1m"]})
+        assert ws.frames == [] and result.actions == 0  # still thinking
+        seat.ping_sent = time.perf_counter()
+        await seat.handle(ws, {"type": "pong"})
+        assert len(result.pings_ms) == 1 and seat.ping_sent is None
+        # a later decision overtakes the one thought over, which then sends nothing
+        seat.think = 0.0
+        await seat.handle(ws, {"type": "update", "turn": 5, "legal": ["zimo", "d2m"]})
+        assert ws.frames == [{"type": "act", "action": "zimo", "turn": 5}]
+        for task in list(seat._acting):
+            task.cancel()
+
+    asyncio.run(scenario())

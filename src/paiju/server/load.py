@@ -472,6 +472,7 @@ class _Seat:
         self.acted_turn = -1
         self.done = False
         self.ping_sent: float | None = None
+        self._acting: set[asyncio.Task[None]] = set()
 
     def choose(self, legal: list[str]) -> str:
         for win in ("zimo", "hu"):
@@ -480,12 +481,16 @@ class _Seat:
         return self.rng.choice(legal)
 
     async def play(self, ws: Any, first: list[dict[str, Any]]) -> None:
-        for msg in first:
-            await self.handle(ws, msg)
-        async for raw in ws:
-            await self.handle(ws, json.loads(raw))
-            if self.done:
-                return
+        try:
+            for msg in first:
+                await self.handle(ws, msg)
+            async for raw in ws:
+                await self.handle(ws, json.loads(raw))
+                if self.done:
+                    return
+        finally:
+            for task in self._acting:
+                task.cancel()
 
     async def handle(self, ws: Any, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -512,8 +517,21 @@ class _Seat:
         if not legal or not isinstance(turn, int) or turn <= self.acted_turn:
             return
         self.acted_turn = turn
-        if self.think > 0:
-            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+        if self.think <= 0:
+            await self._act(ws, legal, turn, 0.0)
+            return
+        # The think runs beside the reading of the socket: a person thinking still receives,
+        # and a pong read only after the think would time the think, not the server.
+        pause = self.think * (0.5 + self.rng.random())
+        task = asyncio.create_task(self._act(ws, legal, turn, pause))
+        self._acting.add(task)
+        task.add_done_callback(self._acting.discard)
+
+    async def _act(self, ws: Any, legal: list[str], turn: int, pause: float) -> None:
+        if pause:
+            await asyncio.sleep(pause)
+            if turn != self.acted_turn or self.done:
+                return  # a later decision came while this one was thought over
         self.sent_at = time.perf_counter()
         self.result.actions += 1
         await ws.send(json.dumps({"type": "act", "action": self.choose(legal), "turn": turn}))
