@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -105,6 +106,11 @@ def test_restart_regenerates_lines_lost_before_the_flush(
     app = make_app(db_url)
     with TestClient(app) as client, client.websocket_connect("/ws") as ws:
         room = app.state.manager.rooms[code]
+        # the lost lines come back as the bots decide again, in their pool: wait for them
+        # (a bound, not a timing assertion: a slow machine only waits longer)
+        deadline = time.monotonic() + 60
+        while len(room.session.lines) < top + 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
         client.portal.call(app.state.storage.flush)
         stored = client.portal.call(app.state.storage.lines, room.game_id)
         assert len(stored) >= top + 1

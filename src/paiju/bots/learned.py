@@ -247,15 +247,14 @@ def value_rows(hand: Any, seat: int, n_actions: int) -> npt.NDArray[np.float32]:
                 put(A.TING + t, vec)
         return rows
     tile = hand.claim_tile
+
+    def after_claim(kind: MeldType) -> WinLookahead:
+        claimed = Meld(kind, Tile(tile), hand.claim_from)
+        return WinLookahead(hand, seat, [*melds, claimed], unseen=unseen, read=read)
+
     put(A.PASS, vector(look, bytes(counts)))
     if A.PONG in legal:
-        pong = WinLookahead(
-            hand,
-            seat,
-            [*melds, Meld(MeldType.PONG, Tile(tile), hand.claim_from)],
-            unseen=unseen,
-            read=read,
-        )
+        pong = after_claim(MeldType.PONG)
         counts[tile] -= 2
         best: list[float] | None = None
         for d in range(34):
@@ -268,13 +267,7 @@ def value_rows(hand: Any, seat: int, n_actions: int) -> npt.NDArray[np.float32]:
         counts[tile] += 2
         put(A.PONG, best)
     if A.KONG in legal:
-        kong = WinLookahead(
-            hand,
-            seat,
-            [*melds, Meld(MeldType.KONG, Tile(tile), hand.claim_from)],
-            unseen=unseen,
-            read=read,
-        )
+        kong = after_claim(MeldType.KONG)
         counts[tile] -= 3
         put(A.KONG, vector(kong, bytes(counts)))
         counts[tile] += 3
