@@ -134,7 +134,7 @@ def test_restart_regenerates_lines_lost_before_the_flush(
         p.send({"type": "reconnect", "token": token})
         after = p.until("snapshot")
         assert after["legal"] and after["to_act"] == [0]
-        assert after["state"] == room._game_state(0)["state"]
+        assert after["state"] == room.snapshot(0)["state"]
 
 
 def test_a_damaged_log_marks_the_game_broken_and_the_server_still_starts(
