@@ -192,3 +192,44 @@ def test_aec_observations_equal_the_reference_encoding(variant: str) -> None:
     for copy, handed in kept:
         for k in copy:
             np.testing.assert_array_equal(copy[k], handed[k])
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_aec_last_and_agent_iter_match_pettingzoos(variant: str) -> None:
+    """The faster ``last`` and ``agent_iter`` of :class:`PaijuAEC` give what
+    :class:`pettingzoo.AECEnv`'s own would, through the end of the hand and its dead
+    steps; ``max_iter`` still bounds the loop."""
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env import AECIterator
+
+    env = aec_env(variant, illegal="pass")
+    env.reset(seed=4)
+    assert len(list(env.agent_iter(3))) == 3
+    rng = np.random.default_rng(4)
+    mine = iter(env.agent_iter())
+    theirs = AECIterator(env, 2**63)
+    steps = 0
+    for agent in mine:
+        assert agent == next(theirs)
+        obs, reward, term, trunc, info = env.last()
+        ref_obs, *ref_rest = AECEnv.last(env)
+        assert [reward, term, trunc, info] == ref_rest
+        assert env.last(observe=False)[0] is None
+        for k in obs:
+            np.testing.assert_array_equal(obs[k], ref_obs[k])
+            assert obs[k] is not ref_obs[k]
+        if term or trunc:
+            env.step(None)
+            continue
+        assert obs["action_mask"] is not info["action_mask"]
+        # now and then an illegal action: substituted, and said so in the next info
+        if steps % 13 == 5:
+            env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+            nxt = env.agent_selection
+            assert env.terminations[nxt] or env.infos[nxt].get("illegal") is True
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    assert not env.agents and steps > 20
+    with pytest.raises(StopIteration):
+        next(theirs)

@@ -12,12 +12,14 @@ bots.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.env import AECIterable
 
 from paiju.engine.errors import IllegalActionError
 from paiju.rl.codecs import Codec, codec_for
@@ -206,6 +208,21 @@ def agent_name(seat: int) -> str:
     return f"seat_{seat}"
 
 
+def _agents(env: PaijuAEC, left: int) -> Iterator[str]:
+    # AECIterator's __next__ as a generator: resuming one costs less than calling a
+    # __next__ written in Python, on every step
+    while left > 0 and env.agents:
+        left -= 1
+        yield env.agent_selection
+
+
+class _AgentIterable(AECIterable):  # type: ignore[misc]
+    """What :meth:`AECEnv.agent_iter` gives (the same agents, checks and ``max_iter``)."""
+
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self.env, self.max_iter)
+
+
 class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
     """A PettingZoo AEC environment over one hand of full rules (see :func:`aec_env`)."""
 
@@ -258,27 +275,29 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.moves = dict.fromkeys(self.agents, 0)
+        # every agent ends at once (the hand is over, or max_cycles truncates them all):
+        # one flag answers "is the selected agent dead?" without two dict lookups
+        self._ended = False
+        self._moves = dict.fromkeys(self.agents, 0)
         self.agent_selection = agent_name(t.hand.to_act()[0])
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._informed: str | None = None
         self._rewarded = False
-        self._update_infos(None)
+        self._inform(self.agent_selection, False)
 
-    def _update_infos(self, extra: dict[str, Any] | None) -> None:
+    def _inform(self, agent: str, illegal: bool) -> None:
         # only the agent to act has legal actions: the others' infos are empty (their
-        # masks would be all zero); only the entries that change are replaced
-        infos = self.infos
-        informed = self._informed
-        if informed is not None and informed in infos:
-            infos[informed] = {}
-        selected = self.agent_selection
-        if self.terminations[selected] or self.truncations[selected]:
-            self._informed = None
-            return
-        self._mask = mask = self.table.mask(self._seat[selected])
-        infos[selected] = {"action_mask": mask, **extra} if extra else {"action_mask": mask}
-        self._informed = selected
+        # masks would be all zero). step does the same inline (a call less a step).
+        t = self.table
+        self._legal = legal = t.hand.legal_actions(self._seat[agent])
+        buf = bytearray(t.n_actions)
+        for a in legal:
+            buf[a] = 1
+        self._mask = mask = np.frombuffer(buf, _INT8)
+        self.infos[agent] = (
+            {"action_mask": mask, "illegal": True} if illegal else {"action_mask": mask}
+        )
+        self._informed = agent
 
     def observe(self, agent: str) -> Obs:
         seat = self._seat[agent]
@@ -288,40 +307,56 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
             return {"observation": planes, "scalars": scalars, "action_mask": self._mask.copy()}
         return t.observe(seat)
 
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        # AECEnv.last with observe's usual case inlined (the selected agent, alive)
+        agent = self.agent_selection
+        if agent == self._informed and observe:
+            t = self.table
+            planes, scalars = t.encoder.encode(t.hand, self._seat[agent])
+            obs: Obs | None = {
+                "observation": planes,
+                "scalars": scalars,
+                "action_mask": self._mask.copy(),
+            }
+        else:
+            obs = self.observe(agent) if observe else None
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        return _AgentIterable(self, max_iter)
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._ended:
             self._was_dead_step(action)
             return
         t = self.table
         seat = self._seat[agent]
         hand = t.hand
-        if type(action) is int and action in hand.legal_actions(seat):
+        # the selected agent's legal actions as taken for its mask: only the environment
+        # moves the hand in between, so they are still the engine's
+        if type(action) is int and action in self._legal:
             code, substituted = action, False
         else:
             code, substituted = t.legalize(action, seat)
         self._cumulative_rewards[agent] = 0.0
         hand.apply(code, seat)
-        self.moves[agent] += 1
-        nxt = agent
-        cap = self.max_cycles
-        while not hand.is_over:
-            nxt = self.possible_agents[hand.to_act()[0]]
-            if cap is None or self.moves[nxt] < cap:
-                break
-            if all(n >= cap for n in self.moves.values()):
-                for a in self.agents:
-                    self.truncations[a] = True
-                break
-            # an agent that has used its max_cycles decisions waits for the others;
-            # the engine still needs its answer: the default one (pass where offered)
-            waiting = self._seat[nxt]
-            hand.apply(t.default_action(waiting), waiting)
-        if hand.is_over:
-            for a in self.agents:
-                self.terminations[a] = True
+        if self.max_cycles is None:
+            # the engine waits for nobody exactly when the hand is over: to_act alone
+            # tells both (is_over is a property call more)
+            acting = hand.to_act()
+            nxt = self.possible_agents[acting[0]] if acting else self._terminate(agent)
+        else:
+            nxt = self._next_capped(agent, self.max_cycles)
         # most steps pay nothing: the rewards stay zeros and nothing is accumulated
-        if t.rewards_due():
+        # (Table.rewards_due inlined)
+        if t.shaping or len(hand.ledger) != t._paid:
             rewards = t.rewards()
             for a in self.agents:
                 self.rewards[a] = rewards[self._seat[a]]
@@ -332,9 +367,57 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
                 self.rewards[a] = 0.0
             self._rewarded = False
         self.agent_selection = nxt
-        self._update_infos({"illegal": True} if substituted else None)
+        # a new dict, not the old one cleared: an info handed out earlier stays as it was
+        self.infos[agent] = {}
+        if self._ended:
+            self._informed = None
+        else:
+            # _inform inlined
+            self._legal = legal = hand.legal_actions(self._seat[nxt])
+            buf = bytearray(t.n_actions)
+            for a in legal:
+                buf[a] = 1
+            self._mask = mask = np.frombuffer(buf, _INT8)
+            self.infos[nxt] = (
+                {"action_mask": mask, "illegal": True} if substituted else {"action_mask": mask}
+            )
+            self._informed = nxt
         if self.render_mode == "ansi":
             print(self.render(), end="")
+
+    def _terminate(self, agent: str) -> str:
+        if not self.table.hand.is_over:
+            raise RuntimeError("the engine waits for no seat, yet the hand is not over")
+        for a in self.agents:
+            self.terminations[a] = True
+        self._ended = True
+        return agent
+
+    def _next_capped(self, agent: str, cap: int) -> str:
+        """The next agent to act under ``max_cycles`` (after ``agent`` moved)."""
+        t = self.table
+        hand = t.hand
+        moves = self._moves
+        moves[agent] += 1
+        nxt = agent
+        while not hand.is_over:
+            nxt = self.possible_agents[hand.to_act()[0]]
+            if moves[nxt] < cap:
+                break
+            if all(n >= cap for n in moves.values()):
+                for a in self.agents:
+                    self.truncations[a] = True
+                self._ended = True
+                break
+            # an agent that has used its max_cycles decisions waits for the others;
+            # the engine still needs its answer: the default one (pass where offered)
+            waiting = self._seat[nxt]
+            hand.apply(t.default_action(waiting), waiting)
+        if hand.is_over:
+            for a in self.agents:
+                self.terminations[a] = True
+            self._ended = True
+        return nxt
 
     def render(self) -> str | None:
         if self.render_mode is None:
