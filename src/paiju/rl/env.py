@@ -307,8 +307,9 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
             return {"observation": planes, "scalars": scalars, "action_mask": self._mask.copy()}
         return t.observe(seat)
 
-    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
-        # AECEnv.last with observe's usual case inlined (the selected agent, alive)
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # AECEnv.last with observe's usual case inlined (the selected agent, alive); the
+        # observation is Any, as from PettingZoo's untyped base (None without observe)
         agent = self.agent_selection
         if agent == self._informed and observe:
             t = self.table
