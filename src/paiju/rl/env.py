@@ -287,7 +287,7 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
 
     def _inform(self, agent: str, illegal: bool) -> None:
         # only the agent to act has legal actions: the others' infos are empty (their
-        # masks would be all zero). step does the same inline (a call less a step).
+        # masks would be all zero)
         t = self.table
         self._legal = legal = t.hand.legal_actions(self._seat[agent])
         buf = bytearray(t.n_actions)
@@ -373,16 +373,7 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         if self._ended:
             self._informed = None
         else:
-            # _inform inlined
-            self._legal = legal = hand.legal_actions(self._seat[nxt])
-            buf = bytearray(t.n_actions)
-            for a in legal:
-                buf[a] = 1
-            self._mask = mask = np.frombuffer(buf, _INT8)
-            self.infos[nxt] = (
-                {"action_mask": mask, "illegal": True} if substituted else {"action_mask": mask}
-            )
-            self._informed = nxt
+            self._inform(nxt, substituted)
         if self.render_mode == "ansi":
             print(self.render(), end="")
 
