@@ -14,8 +14,9 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
 # pip, then every package from the lock, hash-checked; then paiju itself, built by the
-# locked hatchling (no unpinned build environment)
-$(STAMP): $(BIN)/python pyproject.toml requirements/pip.txt requirements/lock.txt
+# locked hatchling (no unpinned build environment), which compiles the encoders' C module
+# (hatch_build.py)
+$(STAMP): $(BIN)/python pyproject.toml requirements/pip.txt requirements/lock.txt hatch_build.py src/paiju/rl/_cencode.c
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/pip.txt
 	$(BIN)/pip install --quiet --require-hashes -r requirements/lock.txt
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
@@ -38,8 +39,8 @@ demo: $(STAMP)
 	$(BIN)/paiju score examples/jiaxing-score.json
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests hatch_build.py
+	$(BIN)/ruff format --check src tests hatch_build.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src

@@ -234,17 +234,65 @@ def test_docs_list_every_action_group_and_shape() -> None:
         assert f"| {plain.n_scalars} |" in doc
 
 
+@pytest.fixture(params=["c", "python"])
+def encoder_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways :meth:`encode` computes: the C module and the Python path without it."""
+    from paiju.rl import encode as E
+
+    if request.param == "c" and E._C is None:
+        pytest.skip("the encoders' C module was not built here")
+    if request.param == "python":
+        monkeypatch.setattr(E, "_C", None)
+    return str(request.param)
+
+
+def test_c_module_is_built_where_a_compiler_is() -> None:
+    """`make` builds the C module wherever a C compiler is found: a failed build would
+    otherwise pass unnoticed, only slower."""
+    import os
+    import shutil
+    import sysconfig
+
+    from paiju.rl import encode as E
+
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if os.environ.get("PAIJU_NO_C") or os.environ.get("PAIJU_PURE_PYTHON") or not shutil.which(cc):
+        pytest.skip("no C compiler here, or the C module is turned off")
+    assert E._C is not None
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_c_module_refuses_a_corrupted_hand(variant: str) -> None:
+    """An index out of range in the hand is a ValueError naming it, never a write past
+    the planes."""
+    from paiju.rl import encode as E
+
+    if E._C is None:
+        pytest.skip("the encoders' C module was not built here")
+    table = _played(variant, 3, 20)
+    hand = table.hand
+    seat = hand.to_act()[0]
+    table.encoder.encode(hand, seat)
+    hand.discards[hand.players[1] if variant == "qinger" else 1].append(999)
+    with pytest.raises(ValueError, match="discard is not a kind"):
+        table.encoder.encode(hand, seat)
+    hand.discards = "not seats"
+    with pytest.raises(ValueError, match="discards is not a list of seats"):
+        table.encoder.encode(hand, seat)
+
+
 @pytest.mark.parametrize(
     ("variant", "options"),
     [("jiaxing", {}), ("jiaxing", {"chi": True}), ("taixing", {})],
 )
 @pytest.mark.parametrize("kw", [{}, {"oracle": True, "shanten": True}])
 def test_incremental_mahjong_encoding_equals_the_reference(
-    variant: str, options: dict[str, object], kw: dict[str, bool]
+    variant: str, options: dict[str, object], kw: dict[str, bool], encoder_path: str
 ) -> None:
-    """The fast encoder keeps public tables between calls; called for random seats at
-    random moments (so several changes pile up between two calls, and one encoder
-    meets several hands), it must give exactly what the plain one computes."""
+    """The fast encoder (the C module, or the Python path keeping public tables between
+    calls); called for random seats at random moments (so several changes pile up
+    between two calls, and one encoder meets several hands), it must give exactly what
+    the plain one computes."""
     from paiju.engine import actions as A
 
     table = Table(variant, options)
@@ -273,7 +321,7 @@ def test_incremental_mahjong_encoding_equals_the_reference(
 @pytest.mark.parametrize("options", [{}, {"participants": 4}])
 @pytest.mark.parametrize("kw", [{}, {"oracle": True, "shanten": True}])
 def test_incremental_qinger_encoding_equals_the_reference(
-    options: dict[str, object], kw: dict[str, bool]
+    options: dict[str, object], kw: dict[str, bool], encoder_path: str
 ) -> None:
     """As for mahjong: the incremental Qing'er encoder, called for random seats at random
     moments of hands with melds, takeoffs, flowers and knocks, equals the plain one."""

@@ -46,6 +46,7 @@ _THERMO_LUT = np.array(
 """Rows 0-3, column own + 9·public: the hand's thermometer rows (own ≥ i + 1); rows 4-7:
 the seen ones (own + public ≥ i + 1)."""
 _add = np.add
+_zeros = np.zeros
 
 
 def _thermometers(out: Planes, counts: npt.NDArray[np.int16]) -> None:
@@ -454,8 +455,11 @@ class MahjongEncoder(_PublicTables):
 
     def encode(self, hand: Any, seat: int) -> tuple[Planes, Planes]:
         """``seat``'s observation of ``hand``: (planes, scalars), float32. Equal to
-        :meth:`encode_reference`; the public tables are kept between calls, and the
-        planes gathered from them in the observer's relative seats by one ``take``."""
+        :meth:`encode_reference`: filled by the C module where it was built, else from
+        public tables kept between calls and gathered in the observer's relative seats
+        by one ``take``."""
+        if _C is not None:
+            return self._encode_c(hand, seat)
         self._sync(hand)
         own_src = hand.counts[seat]
         own = self._thermometers(seat, own_src)
@@ -508,6 +512,31 @@ class MahjongEncoder(_PublicTables):
             sc[77] = hand.kong_chain / 4.0
         if offer_from >= 0:
             sc[78 + (offer_from - seat) % 4] = 1.0
+        if self.oracle:
+            self._oracle(planes, hand, seat)
+        return planes, sc
+
+    def _encode_c(self, hand: Any, seat: int) -> tuple[Planes, Planes]:
+        assert _C is not None
+        planes = _zeros(self.shape, F32)
+        sc = _zeros(self.n_scalars, F32)
+        own_src = hand.counts[seat]
+        declared = len(hand.melds[seat])
+        if self.shanten and hand.phase is MJ.ACT and hand.current == seat:
+            seen = _zeros(34, np.int16)
+            _C.mahjong(hand, seat, planes, sc, self.round_wind, seen)
+            _shanten_planes(
+                planes,
+                62,
+                shanten=MAHJONG.shanten,
+                kinds=own_src,
+                declared=declared,
+                candidates=[(k, k) for k in range(34) if own_src[k]],
+                unseen=(4 - seen).tolist(),
+            )
+        else:
+            _C.mahjong(hand, seat, planes, sc, self.round_wind, None)
+        sc[82] = MAHJONG.shanten(bytes(own_src), declared) / 8.0
         if self.oracle:
             self._oracle(planes, hand, seat)
         return planes, sc
@@ -768,8 +797,10 @@ class QingerEncoder(_PublicTables):
 
     def encode(self, hand: Any, seat: int) -> tuple[Planes, Planes]:
         """``seat``'s observation of ``hand``: (planes, scalars), float32. Equal to
-        :meth:`encode_reference`; the public tables are kept between calls and the
-        planes gathered from them by one ``take``."""
+        :meth:`encode_reference`: filled by the C module where it was built, else from
+        public tables kept between calls and gathered by one ``take``."""
+        if _C is not None:
+            return self._encode_c(hand, seat)
         self._sync(hand)
         order = self._orders[seat]
         rows = self._rows[seat]
@@ -814,6 +845,36 @@ class QingerEncoder(_PublicTables):
             sc[28] = 1.0
         if self.oracle:
             self._oracle(planes, hand, seat, order)
+        return planes, sc
+
+    def _encode_c(self, hand: Any, seat: int) -> tuple[Planes, Planes]:
+        assert _C is not None
+        planes = _zeros(self.shape, F32)
+        sc = _zeros(self.n_scalars, F32)
+        kinds = hand.kinds[seat]
+        declared = hand.declared[seat]
+        if self.shanten and hand.phase is QH.ACT and hand.current == seat:
+            seen = _zeros(N_CARD_KINDS, np.int16)
+            _C.qinger(hand, seat, planes, sc, 0, seen)
+            left = (_COPIES - seen).tolist()
+            unseen = [0] * 30
+            for c in range(27 + 6):
+                unseen[_MELD_KIND[c]] += left[c]
+            own = hand.counts[seat]
+            _shanten_planes(
+                planes,
+                51,
+                shanten=QINGER.shanten,
+                kinds=kinds,
+                declared=declared,
+                candidates=[(c, _MELD_KIND[c]) for c in range(N_CARD_KINDS) if own[c]],
+                unseen=unseen,
+            )
+        else:
+            _C.qinger(hand, seat, planes, sc, 0, None)
+        sc[32] = QINGER.shanten(bytes(kinds), declared) / 8.0
+        if self.oracle:
+            self._oracle(planes, hand, seat, self._order(hand, seat))
         return planes, sc
 
     def _scalar_base(self, hand: Any, seat: int, order: list[int]) -> Planes:
@@ -932,3 +993,29 @@ class QingerEncoder(_PublicTables):
     @classmethod
     def _rel(cls, hand: Any, seat: int, other: int) -> int:
         return cls._order(hand, seat).index(other)
+
+
+def _load_c() -> Any:
+    """The C module (``_cencode.c``, built at install where a C compiler is found),
+    configured with the objects it compares against; None where it was not built or
+    ``PAIJU_PURE_PYTHON`` is set (the tests run both)."""
+    import os
+
+    if os.environ.get("PAIJU_PURE_PYTHON"):
+        return None
+    try:
+        from paiju.rl import _cencode
+    except ImportError:
+        return None
+    kinds = (
+        MeldType.PONG,
+        MeldType.KONG,
+        MeldType.ADDED_KONG,
+        MeldType.CONCEALED_KONG,
+        MeldType.CHI,
+    )
+    _cencode.configure(kinds, tuple(MJ.PHASES), tuple(QH.PHASES), _JIAN_PAI.tobytes())
+    return _cencode
+
+
+_C: Any = _load_c()
