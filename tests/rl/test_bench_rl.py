@@ -20,7 +20,10 @@ def test_line_shape(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert name in REGISTRY
     assert main([name], repeats=1, quick=True) == 0
     line = json.loads(capsys.readouterr().out.strip())
-    assert list(line) == ["name", "ours_per_s", "peer", "peer_per_s", "ratio"]
+    assert list(line) == ["name", "ours_per_s", "peer", "peer_per_s", "ratio", "encoder"]
+    from paiju.rl import encode
+
+    assert line["encoder"] == ("python" if encode._C is None else "c")
     assert line["name"] == name
     assert line["ours_per_s"] > 0
     # riichienv is in the dev/bench extras: a null peer here means a broken import

@@ -15,6 +15,9 @@ observation encoded with its own ``Observation.encode()`` (74 × 34 float32 plan
 ``find_action``; a step of RiichiEnv answers every seat it asked at once, so its
 decisions are counted, not its ``step`` calls. The two sides' timed passes alternate;
 the rate is decisions over the median pass's CPU time (``time.process_time``).
+
+Each line has one key more than the others: ``encoder``, ``"c"`` where our observations
+came from the C module (``paiju/rl/_cencode.c``) or ``"python"`` where it was not built.
 """
 
 from __future__ import annotations
@@ -135,9 +138,27 @@ def _rl_steps(name: str, variant: str, repeats: int, quick: bool) -> dict[str, o
                 raise RuntimeError(f"{name}: {done} steps ours, {their_done} theirs")
     our_rate = steps / max(statistics.median(our_times), 1e-9)
     if theirs is None:
-        return result_line(name, our_rate, "riichienv", None)
-    their_rate = steps / max(statistics.median(their_times), 1e-9)
-    return result_line(name, our_rate, PEER, their_rate)
+        line = result_line(name, our_rate, "riichienv", None)
+    else:
+        their_rate = steps / max(statistics.median(their_times), 1e-9)
+        line = result_line(name, our_rate, PEER, their_rate)
+    line["encoder"] = _encoder_path(name)
+    return line
+
+
+def _encoder_path(name: str) -> str:
+    """Which way our observations were encoded: ``c`` (the C module) or ``python``."""
+    from paiju.rl import encode
+
+    if encode._C is None:
+        print(
+            f"paiju bench: {name}: the encoders' C module is not in use (not built, or "
+            "PAIJU_PURE_PYTHON set): "
+            "observations encoded in Python (slower; see docs/rl.md)",
+            file=sys.stderr,
+        )
+        return "python"
+    return "c"
 
 
 @register("rl_steps")
