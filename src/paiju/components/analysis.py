@@ -48,9 +48,13 @@ from itertools import product
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 _INF = 99
-_PAIR = 1 << 16
+_PAIR_SHIFT = 16
+_PAIR = 1 << _PAIR_SHIFT
 """Added to a group's code when its decomposition holds the pair (above any tile count)."""
-_BAD = -(1 << 40)
+_TILES = _PAIR - 1
+"""The tile count in a code or in a sum of good groups' codes."""
+_BAD_SHIFT = 40
+_BAD = -(1 << _BAD_SHIFT)
 """Code of a vector with no decomposition: drives any sum of codes negative."""
 _MUL = 1 << 20
 """Key of a profile combination: ``left * _MUL + right`` (ids stay far below this)."""
@@ -509,7 +513,7 @@ _R_co = TypeVar("_R_co", covariant=True)
 
 
 class _Query(Protocol[_R_co]):
-    """``is_complete`` and ``shanten``: the same published signature."""
+    """``is_complete``, ``shanten`` and ``waits``: the same published signature."""
 
     def __call__(
         self,
@@ -529,6 +533,22 @@ _CompleteCheck = _Query[bool]
 _StandardCheck = _StandardQuery[bool]
 _StandardShanten = _StandardQuery[int]
 _Shanten = _Query[int]
+_Waits = _Query[list[int]]
+_WaitEntry = tuple[tuple[int, ...], ...]
+"""A group vector's completing kinds, by the pairs the other groups hold (see
+:meth:`HandAnalyser._wait_entry`)."""
+
+
+def _seven_pairs_wait(key: bytes, quad_as_two_pairs: bool) -> tuple[int, ...]:
+    """The seven-pairs wait of concealed tiles with no melds: when 13 tiles hold one kind
+    once or three times and every other kind in pairs, that kind (a quad counting as two
+    pairs, or not). The test that rules out most hands comes first."""
+    if key.count(1) + key.count(3) != 1 or sum(key) != 13:
+        return ()
+    lone = key.index(1) if 1 in key else key.index(3)
+    if quad_as_two_pairs or (key[lone] == 1 and 4 not in key):
+        return (lone,)
+    return ()
 
 
 def _seven_pairs_counts(key: bytes) -> tuple[int, int, int]:
@@ -562,6 +582,9 @@ class HandAnalyser:
     is_complete: _CompleteCheck
     shanten_standard: _StandardShanten
     shanten: _Shanten
+    waits: _Waits
+    """Kinds that would complete a hand one tile short (a kind already held in all its
+    copies is never a wait), sorted; the flags as for :attr:`is_complete`."""
 
     def __init__(
         self,
@@ -603,7 +626,7 @@ class HandAnalyser:
         self._check_order = tuple(
             sorted(range(len(self._parts)), key=lambda i: self._tables[i].runs)
         )
-        self._completions: list[dict[bytes, tuple[int, ...]]] = [{} for _ in self._parts]
+        self._wait_entries: list[dict[bytes, _WaitEntry]] = [{} for _ in self._parts]
         self._profile_ids: dict[_Profile, int] = {}
         self._profiles: list[_Profile] = []
         self._combined: dict[int, int] = {}
@@ -612,6 +635,7 @@ class HandAnalyser:
         self.is_complete = self._build_complete_check(standard_only=False)
         self.shanten_standard = self._build_shanten(standard_only=True)
         self.shanten = self._build_shanten(standard_only=False)
+        self.waits = self._build_waits()
 
     # -- helpers -------------------------------------------------------------------
     def _key(self, counts: Counts) -> bytes:
@@ -771,7 +795,7 @@ class HandAnalyser:
         return Wait.TWO_SIDED
 
     # -- waits ---------------------------------------------------------------------
-    def waits(
+    def _waits(
         self,
         counts: Counts,
         declared: int = 0,
@@ -779,50 +803,101 @@ class HandAnalyser:
         seven_pairs: bool = True,
         quad_as_two_pairs: bool = True,
     ) -> list[int]:
-        """Kinds that would complete a hand one tile short (a kind already held in all
-        its copies is never a wait). Sorted by kind."""
+        """:attr:`waits` for any layout, validating the input and filling the tables
+        (every group's code and the entries the fast path reads next time)."""
         key = counts if counts.__class__ is bytes else self._key(counts)
         if len(key) != self.n_kinds:
             self._key(key)
-        total = sum(key)
         found: list[int] = []
-        if total == 3 * (self.n_sets - declared) + 1:
-            codes = []
-            bad = -1
-            for idx, (table, (a, b)) in enumerate(self._parts):
-                c = table.code_of(key[a:b])
-                if c < 0:
-                    if bad >= 0:
-                        break
-                    bad = idx
-                    c = 0
-                codes.append(c)
-            else:
-                pairs = sum(codes) // _PAIR
-                for idx in (bad,) if bad >= 0 else range(len(codes)):
-                    table, (a, b) = self._parts[idx]
-                    part: bytes = key[a:b]
-                    others = pairs - codes[idx] // _PAIR
-                    # the new tile lands here: this group ends with a pair iff 3k+2 tiles
-                    if others == (0 if (sum(part) + 1) % 3 == 2 else 1):
-                        comp = self._completions[idx].get(part)
-                        if comp is None:
-                            comp = tuple(a + k for k in table.completions(part))
-                            self._completions[idx][part] = comp
-                        found.extend(comp)
-        if (
-            seven_pairs
-            and self.seven_pairs_allowed
-            and declared == 0
-            and total == 13
-            and key.count(1) + key.count(3) == 1
-        ):
-            lone = key.index(1) if 1 in key else key.index(3)
-            if quad_as_two_pairs or (key[lone] == 1 and 4 not in key):
-                found.append(lone)
+        if sum(key) == 3 * (self.n_sets - declared) + 1:
+            parts = [key[a:b] for a, b in self._slices]
+            codes = [table.code_of(part) for table, part in zip(self._tables, parts, strict=True)]
+            bad = [idx for idx, c in enumerate(codes) if c < 0]
+            if len(bad) <= 1:
+                pairs = sum(c for c in codes if c >= 0) // _PAIR
+                for idx in bad or range(len(codes)):
+                    others = pairs - max(codes[idx], 0) // _PAIR
+                    found.extend(self._wait_entry(idx, parts[idx])[others])
+        if seven_pairs and self.seven_pairs_allowed and declared == 0:
+            found.extend(_seven_pairs_wait(key, quad_as_two_pairs))
         if len(found) > 1:
             return sorted(set(found))
         return found
+
+    def _wait_entry(self, idx: int, part: bytes) -> _WaitEntry:
+        """The kinds that complete group ``idx``'s vector ``part``, indexed by how many
+        pairs the other groups hold: the new tile lands in this group, which then ends
+        with the pair iff it holds 3k+2 tiles, so the others must hold none, else one."""
+        entries = self._wait_entries[idx]
+        entry = entries.get(part)
+        if entry is None:
+            start = self._slices[idx][0]
+            kinds = tuple(start + k for k in self._tables[idx].completions(part))
+            need = 0 if (sum(part) + 1) % 3 == 2 else 1
+            entry = entries[part] = tuple(
+                kinds if others == need else () for others in range(len(self._parts))
+            )
+        return entry
+
+    def _build_waits(self) -> Any:
+        generic = self._waits
+        if len(self._tables) != 4:
+            return generic
+        unpack, miss = self._split, _MISS
+        d0, d1, d2, d3 = (t.code for t in self._tables)
+        e0, e1, e2, e3 = self._wait_entries
+        short = 3 * self.n_sets + 1
+        allowed = self.seven_pairs_allowed
+
+        # flags keyword-only in the published signature, plain here (see complete4)
+        def waits4(
+            counts: Counts,
+            declared: int = 0,
+            seven_pairs: bool = True,
+            quad_as_two_pairs: bool = True,
+        ) -> list[int]:
+            found: list[int] = []
+            try:
+                k0, k1, k2, k3 = unpack(counts)  # type: ignore[arg-type]
+                c0, c1, c2, c3 = d0[k0], d1[k1], d2[k2], d3[k3]
+                # one sum of the codes says how many groups have no decomposition (each
+                # adds _BAD) and what the others hold: their tiles, plus _PAIR per pair
+                codes = c0 + c1 + c2 + c3
+                bad = codes >> _BAD_SHIFT
+                good = codes & ~_BAD
+                pairs = good >> _PAIR_SHIFT
+                if not bad:
+                    if good & _TILES == short - 3 * declared:
+                        found = [
+                            *e0[k0][pairs - (c0 >> _PAIR_SHIFT)],
+                            *e1[k1][pairs - (c1 >> _PAIR_SHIFT)],
+                            *e2[k2][pairs - (c2 >> _PAIR_SHIFT)],
+                            *e3[k3][pairs - (c3 >> _PAIR_SHIFT)],
+                        ]
+                elif bad == -1:
+                    # only the group with no decomposition can take the tile
+                    if c0 < 0:
+                        part, entries = k0, e0
+                    elif c1 < 0:
+                        part, entries = k1, e1
+                    elif c2 < 0:
+                        part, entries = k2, e2
+                    else:
+                        part, entries = k3, e3
+                    if (good & _TILES) + sum(part) == short - 3 * declared:
+                        found = list(entries[part][pairs])
+            except miss:
+                # a vector not seen yet, or input to validate: the generic path fills
+                return generic(
+                    counts, declared, seven_pairs=seven_pairs, quad_as_two_pairs=quad_as_two_pairs
+                )
+            if seven_pairs and allowed and declared == 0:
+                found.extend(_seven_pairs_wait(counts, quad_as_two_pairs))  # type: ignore[arg-type]
+            if len(found) > 1:
+                return sorted(set(found))
+            return found
+
+        return waits4
 
     # -- shanten -------------------------------------------------------------------
     def _intern(self, prof: _Profile) -> int:

@@ -51,6 +51,9 @@ PHASES: tuple[Phase, ...] = (Phase.ACT, Phase.CLAIM, Phase.ROB, Phase.END, Phase
 
 N_SEATS = 4
 _KINDS = range(34)
+_new_event = tuple.__new__
+"""Makes an :class:`Event` of all five fields without the named tuple's ``__new__`` (a
+Python function): half the cost of the event of every draw and discard."""
 
 
 class MahjongRules:
@@ -572,20 +575,15 @@ class MahjongHand(HandBase):
         Raises :class:`InvalidActionError` for a malformed action and
         :class:`IllegalActionError` for one that is not legal now; neither changes state.
         """
-        A.check_code(action)
-        if seat is None:
-            actors = self.to_act()
-            if len(actors) != 1:
-                raise IllegalActionError(
-                    f"several seats may act now ({actors}); say which seat acts"
-                )
-            seat = actors[0]
-        if not (isinstance(seat, int) and 0 <= seat < N_SEATS):
-            raise IllegalActionError(f"no seat {seat!r}")
-        if action not in self.legal_actions(seat):
-            raise IllegalActionError(
-                f"{A.to_str(action)} is not legal for seat {seat} now ({self.phase})"
-            )
+        # a self-play loop asks legal_actions(seat) before it applies: an int among the
+        # answer kept for that seat is legal, and the checks below would only agree
+        if not (
+            type(seat) is int
+            and (legal := self._legal.get(seat)) is not None
+            and type(action) is int
+            and action in legal
+        ):
+            seat = self._checked_seat(action, seat)
         mark = len(self.log)
         self._legal.clear()
         if self.phase == ACT:
@@ -600,6 +598,25 @@ class MahjongHand(HandBase):
                 else:
                     self._resolve_declarations()
         return self.log[mark:]
+
+    def _checked_seat(self, action: int, seat: int | None) -> int:
+        """The seat that plays ``action`` (the only one to act when ``seat`` is None), or
+        the error :meth:`apply` raises for it."""
+        A.check_code(action)
+        if seat is None:
+            actors = self.to_act()
+            if len(actors) != 1:
+                raise IllegalActionError(
+                    f"several seats may act now ({actors}); say which seat acts"
+                )
+            seat = actors[0]
+        if not (isinstance(seat, int) and 0 <= seat < N_SEATS):
+            raise IllegalActionError(f"no seat {seat!r}")
+        if action not in self.legal_actions(seat):
+            raise IllegalActionError(
+                f"{A.to_str(action)} is not legal for seat {seat} now ({self.phase})"
+            )
+        return seat
 
     def _resolve_declarations(self) -> None:
         for s in self._others(self.dealer):
@@ -644,7 +661,7 @@ class MahjongHand(HandBase):
     def _discard(self, seat: int, tile: int) -> None:
         self.counts[seat][tile] -= 1
         self.discards[seat].append(tile)
-        self.log.append(Event("discard", seat, tile))
+        self.log.append(_new_event(Event, ("discard", seat, tile, -1, None)))
         self._waits[seat] = None
         self.n_discards += 1
         self.claim_tile = tile
@@ -858,7 +875,7 @@ class MahjongHand(HandBase):
         self.phase = ACT
         self.drawn_count[seat] += 1
         self._waits[seat] = None
-        self.log.append(Event("draw", seat, tile))
+        self.log.append(_new_event(Event, ("draw", seat, tile, -1, None)))
         if tile >= 34:
             tile = self._replace_flowers(seat, tile)
             if tile < 0:
