@@ -24,6 +24,14 @@ rest.
 With ``decides`` in the file (a list of :data:`DECISION_KINDS`, from ``paiju train
 --decides``) the network makes only those kinds of decision and the bot plays greedy's
 action at every other (the network was trained on those kinds alone).
+
+A file with ``kind == "danger"`` (``paiju train <variant> --danger``,
+:mod:`paiju.rl.danger`) holds another network: ``dw0, db0, …`` over the default
+encoder's observation (planes flattened, then scalars; no shanten planes) giving one
+logit per tile kind, the chance that discarding it now lets another seat win on it.
+The bot then plays greedy, except at its own turn's discard (:class:`DangerPolicy`):
+where greedy's discard looks dangerous it takes a safer one. A file without ``kind``
+is the policy network above.
 """
 
 from __future__ import annotations
@@ -457,7 +465,95 @@ class Policy:
         return out
 
 
-_CACHE: dict[tuple[str, str], Policy] = {}
+class DangerPolicy:
+    """The danger network of a ``kind == "danger"`` file and the bot's decision
+    parameters: ``threshold`` (a discard whose chance of dealing in is at most this is
+    safe) and ``slack`` (the shanten the bot may give up, against greedy's discard, to
+    play a safe one)."""
+
+    def __init__(
+        self,
+        layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
+        threshold: float,
+        slack: int,
+    ):
+        self.layers = layers
+        self.threshold = threshold
+        self.slack = slack
+
+    @classmethod
+    def load(cls, path: Path, variant: str) -> DangerPolicy:
+        from paiju.rl.danger import N_KINDS, observation_size
+
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["variant"]) != variant:
+                raise LearnedBotError(f"{path} holds weights for {data['variant']}, not {variant}")
+            layers = []
+            i = 0
+            while f"dw{i}" in data:
+                w = data[f"dw{i}"].astype(np.float32)
+                layers.append((w, data[f"db{i}"].astype(np.float32)))
+                i += 1
+            threshold = float(data["threshold"])
+            slack = int(data["slack"])
+        n_inputs = observation_size(variant)
+        if not layers or layers[0][0].shape[0] != n_inputs or layers[-1][0].shape[1] != N_KINDS:
+            raise LearnedBotError(f"{path} does not fit {variant}'s observation")
+        return cls(layers, threshold, slack)
+
+    def chances(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        """The chance, per tile kind, that discarding it lets another seat win."""
+        h = x
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        return 1.0 / (1.0 + np.exp(-h.astype(np.float64)))
+
+    def discard(self, hand: Any, seat: int, legal: list[int], default: int, encoder: Any) -> int:
+        """The discard to play in place of greedy's ``default`` (a tile kind)."""
+        from paiju.bots.simple import reader
+        from paiju.rl.danger import observe
+
+        p = self.chances(observe(encoder, hand, seat))
+        if p[default] <= self.threshold:
+            return default
+        tiles = sorted({a for a in legal if a < len(p)})
+        read = reader(hand, seat)
+        counts = bytearray(hand.counts[seat][: len(p)])
+        declared = len(hand.melds[seat])
+        shanten: dict[int, int] = {}
+        for t in tiles:
+            counts[t] -= 1
+            shanten[t] = read.shanten(bytes(counts), declared)
+            counts[t] += 1
+        # greedy's discard is one of the tiles; the slack bounds how far from ready the
+        # safer discard may leave the hand
+        limit = shanten.get(default, min(shanten.values())) + self.slack
+        near = [t for t in tiles if shanten[t] <= limit]
+        safe = [t for t in near if p[t] <= self.threshold]
+        if safe:
+            # nearest ready first, then greedy's own order where it is among them (it is
+            # not: it was dangerous), then the safer
+            return min(safe, key=lambda t: (shanten[t], t != default, float(p[t]), t))
+        # nothing safe: the least dangerous (greedy's if it is that)
+        return min(near, key=lambda t: (float(p[t]), t != default, t))
+
+
+def _load(path: Path, variant: str, n_inputs: int, n_actions: int) -> Policy | DangerPolicy:
+    """The network of a weights file: a danger file or the policy network."""
+    if path.is_file():
+        with np.load(path, allow_pickle=False) as data:
+            kind = str(data["kind"]) if "kind" in data else None
+        if kind == "danger":
+            return DangerPolicy.load(path, variant)
+        if kind is not None:
+            raise LearnedBotError(f"{path} holds an unknown kind of network: {kind!r}")
+    return Policy.load(path, variant, n_inputs, n_actions)
+
+
+_CACHE: dict[tuple[str, str], Policy | DangerPolicy] = {}
 
 
 class LearnedBot:
@@ -472,13 +568,24 @@ class LearnedBot:
         n_inputs = self.encoder.n_planes * self.encoder.kinds + self.encoder.n_scalars
         where = path if path is not None else weights_path(variant)
         key = (variant, str(where))
-        policy = _CACHE.get(key)
-        if policy is None:
-            policy = _CACHE[key] = Policy.load(where, variant, n_inputs, codec.n_actions)
-        self.policy = policy
+        net = _CACHE.get(key)
+        if net is None:
+            net = _CACHE[key] = _load(where, variant, n_inputs, codec.n_actions)
         self.n_actions = codec.n_actions
         self.greedy: Decide | None = None
-        if policy.greedy_input or policy.decides is not None:
+        self.danger: DangerPolicy | None = None
+        if isinstance(net, DangerPolicy):
+            from paiju.bots.greedy import greedy_bot
+
+            self.danger = net
+            # the danger network reads the default encoding (no shanten planes)
+            self.danger_encoder = codec.encoder()
+            self.greedy = greedy_bot(variant, seed)
+            # never consulted with a danger file; kept so that the attribute is a Policy
+            self.policy = Policy([])
+            return
+        self.policy = net
+        if net.greedy_input or net.decides is not None:
             from paiju.bots.greedy import greedy_bot
 
             self.greedy = greedy_bot(variant, seed)
@@ -497,6 +604,8 @@ class LearnedBot:
         legal = hand.legal_actions(seat)
         if len(legal) == 1:
             return int(legal[0])
+        if self.danger is not None and self.greedy is not None:
+            return self._danger_call(hand, seat, legal, self.danger, self.greedy)
         decides = self.policy.decides
         if decides is not None and decision_kind(hand) not in decides and self.greedy:
             return int(self.greedy(hand, seat))
@@ -504,3 +613,16 @@ class LearnedBot:
         logits = self.policy.logits(self.features(hand, seat), values)
         best = max(legal, key=lambda a: float(logits[a]))
         return int(best)
+
+    def _danger_call(
+        self, hand: Any, seat: int, legal: list[int], danger: DangerPolicy, greedy: Decide
+    ) -> int:
+        """Greedy's action, except a plain discard at the seat's own turn, which the
+        danger network may replace (wins, kongs, ready declarations and claims stay
+        greedy's: greedy takes wins first, and the network judges only discards)."""
+        from paiju.engine.mahjong import ACT
+
+        action = int(greedy(hand, seat))
+        if not 0 <= action < 34 or hand.phase != ACT or hand.current != seat:
+            return action
+        return danger.discard(hand, seat, legal, action, self.danger_encoder)

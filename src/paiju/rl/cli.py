@@ -87,6 +87,30 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
         default=800.0,
         help="initial logits per unit of the value head's prior (points one step out / 0.5)",
     )
+    p.add_argument(
+        "--danger",
+        action="store_true",
+        help="train the danger network instead (mahjong): greedy self-play, public"
+        " observation -> chance each discard lets another seat win (paiju.rl.danger)",
+    )
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        help="with --danger: the bot's danger threshold stored in the file",
+    )
+    p.add_argument(
+        "--weight-decay",
+        type=float,
+        default=0.0,
+        help="with --danger: AdamW's weight decay (the network overfits a hand's rows)",
+    )
+    p.add_argument(
+        "--slack",
+        type=int,
+        default=None,
+        help="with --danger: shanten the bot may give up to avoid danger",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of deals and initial weights")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--workers", type=int, default=1, help="processes playing the teacher's hands")
@@ -128,6 +152,8 @@ def run_train(args: argparse.Namespace) -> int:
     if args.value_hidden < 1:
         print("paiju train: --value-hidden must be >= 1", file=sys.stderr)
         return 2
+    if args.danger:
+        return _run_danger(args)
     if args.hands == 0 and args.ppo_iters == 0 and args.data is None:
         print("paiju train: nothing to do (--hands 0 and --ppo-iters 0)", file=sys.stderr)
         return 2
@@ -176,4 +202,51 @@ def run_train(args: argparse.Namespace) -> int:
         print(f"paiju train: {exc}", file=sys.stderr)
         return 2
     print(f"weights: {path}\nlog: {cfg.out / 'train.log'}\ncurve: {cfg.out / 'curve.png'}")
+    return 0
+
+
+def _run_danger(args: argparse.Namespace) -> int:
+    """``paiju train <variant> --danger``: the danger network (:mod:`paiju.rl.danger`)."""
+    if args.variant == "qinger":
+        print("paiju train: --danger is for the mahjong games", file=sys.stderr)
+        return 2
+    if args.hands == 0 and args.data is None:
+        print("paiju train: --danger needs --hands > 0 or --data", file=sys.stderr)
+        return 2
+    if args.threshold is not None and not 0 < args.threshold < 1:
+        print("paiju train: --threshold must be between 0 and 1", file=sys.stderr)
+        return 2
+    if args.weight_decay < 0:
+        print("paiju train: --weight-decay must be >= 0", file=sys.stderr)
+        return 2
+    if args.slack is not None and args.slack < 0:
+        print("paiju train: --slack must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("paiju train: needs PyTorch: pip install 'paiju[rl,train]'", file=sys.stderr)
+        return 2
+    from paiju.rl.danger import DEFAULT_SLACK, DEFAULT_THRESHOLD, DangerConfig, train_danger
+
+    cfg = DangerConfig(
+        variant=args.variant,
+        out=Path(args.out),
+        hands=args.hands,
+        epochs=args.epochs,
+        hidden=args.hidden,
+        lr=args.lr,
+        weight_decay=args.weight_decay,
+        seed=args.seed,
+        threads=args.threads,
+        threshold=DEFAULT_THRESHOLD if args.threshold is None else args.threshold,
+        slack=DEFAULT_SLACK if args.slack is None else args.slack,
+        data=[Path(name) for name in args.data] if args.data else None,
+    )
+    try:
+        path = train_danger(cfg)
+    except ValueError as exc:
+        print(f"paiju train: {exc}", file=sys.stderr)
+        return 2
+    print(f"weights: {path}\nfigures: {cfg.out / 'danger.json'}")
     return 0
