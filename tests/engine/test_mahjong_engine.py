@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from paiju.bots import GreedyBot, RandomBot
 from paiju.cli import main
 from paiju.engine import actions as A
 from paiju.engine.events import for_seat
-from paiju.engine.mahjong import END, MahjongHand
+from paiju.engine.mahjong import END, PLAYING_TILES, MahjongHand, shuffle
 from paiju.engine.match import Match, play_hand
 from paiju.engine.record import RecordError, parse_lines, record_match, replay
 from paiju.variants import find_variant
@@ -93,6 +94,20 @@ def test_claim_window_is_every_seats_claim_options(seed: int, variant: str) -> N
         for seat in hand.to_act():
             hand.apply(bots[seat](hand, seat), seat)
     assert checked
+
+
+@pytest.mark.parametrize("extra", [0, 8])
+def test_shuffle_makes_the_walls_random_shuffle_makes(extra: int) -> None:
+    # the engine's own shuffle of a plain random.Random must draw exactly as the
+    # standard one does: recorded deals replay by seed
+    for seed in range(300):
+        ours = [*PLAYING_TILES, *range(34, 34 + extra)]
+        theirs = list(ours)
+        rng, ref = random.Random(seed), random.Random(seed)
+        shuffle(rng, ours)
+        ref.shuffle(theirs)
+        assert ours == theirs
+        assert rng.getstate() == ref.getstate()
 
 
 def test_copy_is_independent() -> None:

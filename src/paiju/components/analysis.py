@@ -540,10 +540,10 @@ _WaitEntry = tuple[tuple[int, ...], ...]
 
 
 def _seven_pairs_wait(key: bytes, quad_as_two_pairs: bool) -> tuple[int, ...]:
-    """The seven-pairs wait of concealed tiles with no melds: when 13 tiles hold one kind
-    once or three times and every other kind in pairs, that kind (a quad counting as two
-    pairs, or not). The test that rules out most hands comes first."""
-    if key.count(1) + key.count(3) != 1 or sum(key) != 13:
+    """The seven-pairs wait of concealed tiles with no melds that hold exactly one kind
+    once or three times (the callers' test, which rules out most hands): when they are
+    13 tiles, that kind (a quad counting as two pairs, or not)."""
+    if sum(key) != 13:
         return ()
     lone = key.index(1) if 1 in key else key.index(3)
     if quad_as_two_pairs or (key[lone] == 1 and 4 not in key):
@@ -667,15 +667,13 @@ class HandAnalyser:
             quad_as_two_pairs: bool = True,
         ) -> bool:
             key = to_key(counts)
+            # every group's code, a bad one's too (it drives the sum negative): the fast
+            # path below sums all the groups, and a group left out would miss there again
             total = 0
             for table, cut in order:
-                c = table.code_of(key[cut])
-                if c < 0:
-                    break
-                total += c
-            else:
-                if total == target - 3 * declared:
-                    return True
+                total += table.code_of(key[cut])
+            if total == target - 3 * declared:
+                return True
             if declared or not (seven_pairs and allowed) or 1 in key or 3 in key:
                 return False
             return seven(key, 0, quad_as_two_pairs=quad_as_two_pairs)
@@ -818,7 +816,12 @@ class HandAnalyser:
                 for idx in bad or range(len(codes)):
                     others = pairs - max(codes[idx], 0) // _PAIR
                     found.extend(self._wait_entry(idx, parts[idx])[others])
-        if seven_pairs and self.seven_pairs_allowed and declared == 0:
+        if (
+            seven_pairs
+            and self.seven_pairs_allowed
+            and declared == 0
+            and key.count(1) + key.count(3) == 1
+        ):
             found.extend(_seven_pairs_wait(key, quad_as_two_pairs))
         if len(found) > 1:
             return sorted(set(found))
@@ -891,7 +894,7 @@ class HandAnalyser:
                 return generic(
                     counts, declared, seven_pairs=seven_pairs, quad_as_two_pairs=quad_as_two_pairs
                 )
-            if seven_pairs and allowed and declared == 0:
+            if seven_pairs and allowed and declared == 0 and counts.count(1) + counts.count(3) == 1:
                 found.extend(_seven_pairs_wait(counts, quad_as_two_pairs))  # type: ignore[arg-type]
             if len(found) > 1:
                 return sorted(set(found))

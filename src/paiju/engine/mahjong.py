@@ -43,6 +43,7 @@ from paiju.engine.types import (
 )
 
 ACT, CLAIM, ROB, END, DECLARE = (Phase.ACT, Phase.CLAIM, Phase.ROB, Phase.END, Phase.DECLARE)
+_PONG = MeldType.PONG
 # module names for the members: looking a member up on an enum class costs ten times
 # a global in the hot loop
 
@@ -51,6 +52,8 @@ PHASES: tuple[Phase, ...] = (Phase.ACT, Phase.CLAIM, Phase.ROB, Phase.END, Phase
 
 N_SEATS = 4
 _KINDS = range(34)
+PLAYING_TILES = tuple(k for k in range(34) for _ in range(4))
+"""The 136 playing tiles, four of each kind, by kind."""
 _new_event = tuple.__new__
 """Makes an :class:`Event` of all five fields without the named tuple's ``__new__`` (a
 Python function): half the cost of the event of every draw and discard."""
@@ -93,7 +96,7 @@ class MahjongRules:
     own :meth:`complete`, :meth:`waits_of` and :meth:`shanten` account for them."""
 
     def tiles(self) -> list[int]:
-        return [k for k in range(34) for _ in range(4)]
+        return list(PLAYING_TILES)
 
     def wall_break(
         self, dice: tuple[int, int], dealer: int, n_tiles: int
@@ -248,7 +251,7 @@ class MahjongHand(HandBase):
             rng = random.Random(seed)
         if wall is None:
             tiles = rules.tiles()
-            rng.shuffle(tiles)
+            shuffle(rng, tiles)
             self.dice = (rng.randint(1, 6), rng.randint(1, 6))
             # the break only rotates a uniformly shuffled wall: kept for the record's
             # sake and so that a physical table's dice can be entered
@@ -435,6 +438,7 @@ class MahjongHand(HandBase):
             # right after a pong: a discard is the only move (a kong or a win here would
             # skip the draw that makes it one)
             return out
+        discards = len(out)
         if self.tail > self.head:
             if 4 in c:
                 out.extend(
@@ -443,7 +447,7 @@ class MahjongHand(HandBase):
                     if c[k] == 4 and rules.may_meld(self, seat, k)
                 )
             for m in self.melds[seat]:
-                if m.type is MeldType.PONG and c[m.tile] and rules.may_meld(self, seat, m.tile):
+                if m.type is _PONG and c[m.tile] and rules.may_meld(self, seat, m.tile):
                     out.append(A.ADDED_KONG + m.tile)
         if self._can_complete(seat, bytes(c)) and self._win_allowed(seat, -1, WinType.SELF_DRAW):
             out.append(A.ZIMO)
@@ -451,7 +455,8 @@ class MahjongHand(HandBase):
             self._declare and seat == self.dealer and self.n_discards == 0 and not self.melds[seat]
         ):
             out.extend(self._ready_discards(seat))
-        out.sort()
+        if len(out) > discards:
+            out.sort()  # the discards come ascending: only what followed them needs it
         return out
 
     def _ready_discards(self, seat: int) -> list[int]:
@@ -502,11 +507,11 @@ class MahjongHand(HandBase):
         """Kinds that complete ``seat``'s hand (cached until the hand changes)."""
         w = self._waits[seat]
         if w is None:
-            key, declared = bytes(self.counts[seat]), len(self.melds[seat])
+            counts, declared = self.counts[seat], len(self.melds[seat])
             w = (
-                MAHJONG.waits(key, declared)
+                MAHJONG.waits(counts, declared)  # the tables read a bytearray as it is
                 if self._standard
-                else self.rules.waits_of(self, seat, key, declared)
+                else self.rules.waits_of(self, seat, bytes(counts), declared)
             )
             if self._odd:
                 w = self.rules.extra_waits(self, seat, w)
@@ -587,7 +592,10 @@ class MahjongHand(HandBase):
         mark = len(self.log)
         self._legal.clear()
         if self.phase == ACT:
-            self._apply_act(seat, action)
+            if action < 34:
+                self._discard(seat, action)
+            else:
+                self._apply_act(seat, action)
         else:
             self.answers[seat] = action
             if len(self.answers) == len(self.pending):
@@ -628,10 +636,9 @@ class MahjongHand(HandBase):
         self.phase = ACT
 
     def _apply_act(self, seat: int, action: int) -> None:
+        """Any act but a plain discard (which :meth:`apply` makes itself)."""
         c = self.counts[seat]
-        if action < 34:
-            self._discard(seat, action)
-        elif action < 68:
+        if action < 68:
             tile = action - 34
             c[tile] -= 4
             meld = Meld(MeldType.CONCEALED_KONG, Tile(tile), None)
@@ -672,14 +679,15 @@ class MahjongHand(HandBase):
             self.answers = {}
             self.phase = CLAIM
         else:
-            self._next_turn(seat)
+            self._draw((seat + 1) % 4, from_tail=False)  # _next_turn(seat)
 
     def _claim_window(self, source: int, tile: int) -> dict[int, list[int]]:
         pending: dict[int, list[int]] = {}
         counts, cached = self.counts, self._waits
-        # claim_options offers a chow to the seat after claim_from only
-        chi_seat = (self.claim_from + 1) % 4 if self.rules.chi else -1
-        for s in self._others(source):
+        after = (source + 1) % 4
+        # claim_options offers a chow to the seat after claim_from (the source) only
+        chi_seat = after if self.rules.chi else -1
+        for s in (after, (source + 2) % 4, (source + 3) % 4):  # _others(source)
             if s != chi_seat and counts[s][tile] < 2:
                 # no pong or chow possible: only a win could be offered, and that needs
                 # the tile among the waits (most seats after most discards: the whole
@@ -1259,6 +1267,32 @@ Deal = Callable[[int, int, list[int], random.Random], list[int] | None]
 from the 34 counts ``avail``, or None (``avail`` untouched) for a uniform draw."""
 
 
+def shuffle(rng: HandRandom, tiles: list[int]) -> None:
+    """``rng.shuffle(tiles)``. For a plain ``random.Random``, the same draws (its
+    ``_randbelow``: ``getrandbits`` of the bit length, again while too large) made here
+    without its two Python calls a tile, which were a fifth of a self-play hand's cost;
+    a test checks the walls are the ones ``random.Random.shuffle`` makes."""
+    if type(rng) is not random.Random:
+        rng.shuffle(tiles)
+        return
+    steps = _SHUFFLE_STEPS.get(len(tiles))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(tiles)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(tiles)))
+        )
+    getrandbits = rng.getrandbits
+    for i, n, bits in steps:
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+
+
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+"""Per wall length, each step of :func:`shuffle`: (position, the bound drawn below, its
+bit length)."""
+
+
 def take_random(avail: list[int], n: int, rng: random.Random) -> list[int]:
     """``n`` tiles drawn without replacement from the counts ``avail`` (updated)."""
     flat = [k for k, c in enumerate(avail) for _ in range(c)]
@@ -1281,7 +1315,7 @@ def arrange_wall(
     the set (``tiles``, default the 136 playing tiles) fills the middle in index order,
     any flowers left over in its very middle, far from both ends, so that a test's draws
     past what it arranged are not flowers. For tests and for entering a physical deal."""
-    pool = list(tiles) if tiles is not None else [k for k in range(34) for _ in range(4)]
+    pool = list(tiles if tiles is not None else PLAYING_TILES)
     order = [(dealer + i) % N_SEATS for i in range(N_SEATS)]
     for s in range(N_SEATS):
         want = 14 if s == dealer else 13

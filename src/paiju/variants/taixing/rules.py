@@ -12,7 +12,7 @@ from typing import Any
 from paiju.components.analysis import MAHJONG
 from paiju.components.notation import format_tile_counts
 from paiju.engine.events import Event
-from paiju.engine.mahjong import MahjongHand, MahjongRules
+from paiju.engine.mahjong import PLAYING_TILES, MahjongHand, MahjongRules
 from paiju.engine.types import MahjongWin, Meld, Payment, WinResult
 from paiju.variants.explain import combine, exhausted
 from paiju.variants.taixing import scoring
@@ -60,7 +60,7 @@ class TaixingRules(MahjongRules):
 
     def tiles(self) -> list[int]:
         # 144: the 136 playing tiles and each of the eight flowers once
-        return [k for k in range(34) for _ in range(4)] + list(range(34, 42))
+        return [*PLAYING_TILES, *range(34, 42)]
 
     def wall_break(
         self, dice: tuple[int, int], dealer: int, n_tiles: int
@@ -108,8 +108,9 @@ class TaixingRules(MahjongRules):
         return tile < 34 and scoring.is_feng(tile, self.options)
 
     def _all_honours(self, hand: MahjongHand, seat: int) -> bool:
-        c = hand.counts[seat]
-        if any(c[:27]):
+        # no number tile held: 27 zero counts among the number kinds (no slice made; the
+        # engine asks at every win check and every new wait)
+        if hand.counts[seat].count(0, 0, 27) != 27:
             return False
         return all(m.tile >= 27 for m in hand.melds[seat])
 
