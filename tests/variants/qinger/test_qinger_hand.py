@@ -611,3 +611,12 @@ def test_greedy_bots_win_hands() -> None:
 
 def test_full_deck_matches_card_counts() -> None:
     assert len(full_deck()) == 126
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**40 + 3])
+def test_the_deal_is_the_deck_random_shuffle_makes(seed: int) -> None:
+    # the engine shuffles with its own loop over the generator's draws
+    hand = QingerHand(seed=seed, dealer=0)
+    deck = [int(c) for c in full_deck()]
+    random.Random(seed).shuffle(deck)
+    assert hand.indicator == deck[67] and hand.stock == deck[68:]

@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 from paiju.components.analysis import QINGER
@@ -46,6 +48,7 @@ from paiju.engine.events import Event, to_json
 from paiju.engine.fairness import HandRandom
 from paiju.engine.grammar import Action, ActionCodec, CodeRange, Verb
 from paiju.engine.hand import HandBase
+from paiju.engine.mahjong import shuffle
 from paiju.engine.types import MeldType, Payment, Phase, Refusal, WinType
 from paiju.variants.qinger import scoring as S
 from paiju.variants.qinger.explain import explain_hand
@@ -70,6 +73,10 @@ KONG = 130
 HU = 131
 KNOCK = 132
 N_ACTIONS = 133
+
+_new = tuple.__new__
+"""``_new(Event, (type, seat, -1, -1, data))``: an event made without the named tuple's
+keyword-filling constructor, half its cost (the hot loop makes one or two a decision)."""
 
 CARD_STR: tuple[str, ...] = tuple(str(Card(i)) for i in range(N_CARD_KINDS))
 MELD_KIND: tuple[int, ...] = tuple(Card(i).meld_kind for i in range(N_CARD_KINDS))
@@ -166,6 +173,10 @@ DRAW_VALUE = tuple(
 """Card order for drawing the first dealer: 1 < … < 9 < J < Q < K < 广告 < 小鬼 < 大鬼."""
 
 
+DECK: tuple[int, ...] = tuple(int(c) for c in full_deck())
+"""The 126 cards as indices, in card order: a deal shuffles a copy."""
+
+
 def play_order(dealer: int, n_seats: int) -> list[int]:
     """The three players, dealer first, in play order (counter-clockwise)."""
     return [(dealer + i) % n_seats for i in range(3)]
@@ -181,6 +192,33 @@ def deal_sequence(dealer: int, n_seats: int, order: str = "reverse_of_play") -> 
             if r < OTHER_CARDS or s == dealer:
                 out.append(s)
     return out
+
+
+@cache
+def _deal_getters(
+    dealer: int, n_seats: int, order: str
+) -> tuple[tuple[int, Callable[[Sequence[int]], tuple[int, ...]]], ...]:
+    """Each player in play order with a getter of its cards from a deck, in the order
+    :func:`deal_sequence` deals them: one C call a seat, where a loop over the deal
+    costs a Python step a card."""
+    sequence = deal_sequence(dealer, n_seats, order)
+    return tuple(
+        (s, itemgetter(*[pos for pos, to in enumerate(sequence) if to == s]))
+        for s in play_order(dealer, n_seats)
+    )
+
+
+_DEALT = DEALER_CARDS + 2 * OTHER_CARDS
+"""Cards dealt to the three players; the next one is the 见张."""
+
+_FLOWERS = {
+    advert: tuple(int(c) for c in (Card.BJ, Card.SJ, Card.AD) if advert or c is not Card.AD)
+    for advert in (False, True)
+}
+"""The cards set aside as flowers, by the option ``advert_is_flower``."""
+_IS_FLOWER = {
+    advert: bytes(c in cards for c in range(N_CARD_KINDS)) for advert, cards in _FLOWERS.items()
+}
 
 
 def _ranks_text(ranks: frozenset[str]) -> str:
@@ -247,10 +285,9 @@ class QingerHand(HandBase):
         self.next_seat = [-1] * n
         for i, s in enumerate(self.players):
             self.next_seat[s] = self.players[(i + 1) % 3]
-        self.deal_order = deal_sequence(dealer, n, opts.deal_order)
-        flowers = (Card.BJ, Card.SJ, Card.AD) if opts.advert_is_flower else (Card.BJ, Card.SJ)
-        self.is_flower = bytes(1 if c in flowers else 0 for c in range(N_CARD_KINDS))
-        self.flower_cards = tuple(int(c) for c in flowers)
+        self._deal = _deal_getters(dealer, n, opts.deal_order)
+        self.is_flower = _IS_FLOWER[opts.advert_is_flower]
+        self.flower_cards = _FLOWERS[opts.advert_is_flower]
         self.deals = 0
         self._legal: dict[int, list[int]] = {}
         self._start_deal()
@@ -259,8 +296,9 @@ class QingerHand(HandBase):
     def _draw_for_dealer(self) -> int:
         """四家抽牌: every seat draws a card, the highest deals; a tie at the top draws
         again among the tied seats."""
-        deck = [int(c) for c in full_deck()]
-        self.rng.shuffle(deck)
+        deck = list(DECK)
+        # rng.shuffle's draws without its Python call a card (most of a deal's cost)
+        shuffle(self.rng, deck)
         contenders = list(range(self.n_seats))
         pos = 0
         rounds: list[list[list[Any]]] = []
@@ -281,8 +319,8 @@ class QingerHand(HandBase):
         if self.deals < len(self.decks):
             deck = list(self.decks[self.deals])
         else:
-            deck = [int(c) for c in full_deck()]
-            self.rng.shuffle(deck)
+            deck = list(DECK)
+            shuffle(self.rng, deck)
         if self.deals:
             self.log.append(Event("redeal", self.dealer, data={"deal": self.deals + 1}))
         self.deals += 1
@@ -297,22 +335,20 @@ class QingerHand(HandBase):
         self.knocked: list[bool | None] = [None] * n
         self.last_in = [-1] * n
         """The card that last entered each seat's hand (a dealer's first-turn win card)."""
-        hands: dict[int, list[int]] = {s: [] for s in self.players}
-        for pos, s in enumerate(self.deal_order):
-            hands[s].append(deck[pos])
-        dealt = len(self.deal_order)
-        self.indicator = deck[dealt]
+        self.indicator = deck[_DEALT]
         self.revealed = False
-        self.stock = deck[dealt + 1 :]
+        self.stock = deck[_DEALT + 1 :]
         self.head = 0
-        for s in self.players:
+        for s, cards_of in self._deal:
+            cards = cards_of(deck)
             c, k = self.counts[s], self.kinds[s]
-            for card in hands[s]:
+            for card in cards:
                 c[card] += 1
-                if MELD_KIND[card] >= 0:
-                    k[MELD_KIND[card]] += 1
-            self.last_in[s] = hands[s][-1]
-            self.log.append(Event("deal", s, data={"cards": _fmt(hands[s])}))
+                kind = MELD_KIND[card]
+                if kind >= 0:
+                    k[kind] += 1
+            self.last_in[s] = cards[-1]
+            self.log.append(Event("deal", s, data={"cards": _fmt(cards)}))
         self.phase = KNOCK_PHASE
         self.queue = list(self.players)
         self.current = self.queue[0]
@@ -425,18 +461,24 @@ class QingerHand(HandBase):
             # a pong is followed by a discard only: no draw has happened to kong or win on
             return out
         kinds = self.kinds[seat]
+        added = False
         if self.head < len(self.stock):
             if 4 in kinds:
                 out.extend(CONCEALED_KONG + k for k in range(N_MELD_KINDS) if kinds[k] == 4)
             for m in self.melds[seat]:
-                if m.type is MeldType.PONG and kinds[m.kind]:
-                    out.append(ADDED_KONG + m.kind)
+                # the kind from the table: QingerMeld.kind goes through two properties
+                kind = MELD_KIND[m.cards[0]]
+                if m.type is MeldType.PONG and kinds[kind]:
+                    out.append(ADDED_KONG + kind)
+                    added = True
         if QINGER.is_complete_standard(bytes(kinds), self.declared[seat]) and S.can_win(
             self._scoring_hand([seat], WinType.SELF_DRAW, self._win_card(seat), -1),
             self.options,
         ):
             out.append(ZIMO)
-        out.sort()
+        if added:
+            # the added kongs come in meld order; every other part is already ascending
+            out.sort()
         return out
 
     def _win_card(self, seat: int) -> int:
@@ -517,7 +559,9 @@ class QingerHand(HandBase):
 
         :class:`InvalidActionError` for a malformed action, :class:`IllegalActionError` for
         one that is not legal now; neither changes anything."""
-        check_code(action)
+        if action.__class__ is not int or not 0 <= action < N_ACTIONS:
+            # the plain int in range skips the call; anything else gets its error there
+            check_code(action)
         if seat is None:
             actors = self.to_act()
             if len(actors) != 1:
@@ -525,9 +569,15 @@ class QingerHand(HandBase):
                     f"several seats may act now ({actors}); say which seat acts"
                 )
             seat = actors[0]
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_seats:
+        if (
+            seat.__class__ is not int and (isinstance(seat, bool) or not isinstance(seat, int))
+        ) or not 0 <= seat < self.n_seats:
             raise IllegalActionError(f"no seat {seat!r}")
-        if action not in self.legal_actions(seat):
+        # the caller has usually just asked legal_actions: its cached answer, without the call
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self.legal_actions(seat)
+        if action not in legal:
             raise IllegalActionError(
                 f"{to_str(action)} is not legal for seat {seat} now ({self.phase})"
             )
@@ -535,7 +585,10 @@ class QingerHand(HandBase):
         self._legal = {}
         phase = self.phase
         if phase == ACT:
-            self._apply_act(seat, action)
+            if action < CONCEALED_KONG:
+                self._discard(seat, action)
+            else:
+                self._apply_act(seat, action)
         elif phase == CLAIM:
             self.answers[seat] = action
             if len(self.answers) == len(self.pending):
@@ -583,9 +636,8 @@ class QingerHand(HandBase):
         self._next_takeoff_seat()
 
     def _apply_act(self, seat: int, action: int) -> None:
-        if action < CONCEALED_KONG:
-            self._discard(seat, action)
-        elif action < ADDED_KONG:
+        """A kong or a self-drawn win (:meth:`apply` makes discards itself)."""
+        if action < ADDED_KONG:
             kind = action - CONCEALED_KONG
             cards = self._remove_kind(seat, kind, 4)
             self.melds[seat].append(
@@ -624,7 +676,7 @@ class QingerHand(HandBase):
         if kind >= 0:
             self.kinds[seat][kind] -= 1
         self.discards[seat].append(card)
-        self.log.append(Event("discard", seat, data={"card": CARD_STR[card]}))
+        self.log.append(_new(Event, ("discard", seat, -1, -1, {"card": CARD_STR[card]})))
         self.after_pong = False
         self.drawn = -1
         if kind < 0:
@@ -646,25 +698,27 @@ class QingerHand(HandBase):
         kind = MELD_KIND[card]
         pending: dict[int, list[int]] = {}
         meld_ok = self.head < len(self.stock)
-        s = self.next_seat[source]
+        is_complete = QINGER.is_complete_standard
+        next_seat = self.next_seat
+        s = next_seat[source]
         while s != source:
             kinds = self.kinds[s]
             n = kinds[kind]
-            opts: list[int] = []
-            if meld_ok and n >= 2:
-                opts.append(PONG)
-                if n == 3:
-                    opts.append(KONG)
             kinds[kind] = n + 1
-            complete = QINGER.is_complete_standard(bytes(kinds), self.declared[s])
+            with_card = bytes(kinds)
             kinds[kind] = n
-            if complete and S.can_win(
+            wins = is_complete(with_card, self.declared[s]) and S.can_win(
                 self._scoring_hand([s], WinType.DISCARD, card, source), self.options
-            ):
-                opts.append(HU)
-            if opts:
-                pending[s] = [PASS, *opts]
-            s = self.next_seat[s]
+            )
+            # most seats can only pass: no answer list is built for them
+            if meld_ok and n >= 2:
+                opts = [PASS, PONG, KONG] if n == 3 else [PASS, PONG]
+                if wins:
+                    opts.append(HU)
+                pending[s] = opts
+            elif wins:
+                pending[s] = [PASS, HU]
+            s = next_seat[s]
         return pending
 
     def _resolve_claims(self) -> None:
@@ -722,7 +776,7 @@ class QingerHand(HandBase):
         if kind >= 0:
             self.kinds[seat][kind] += 1
         self.last_in[seat] = card
-        self.log.append(Event("draw", seat, data={"card": CARD_STR[card]}))
+        self.log.append(_new(Event, ("draw", seat, -1, -1, {"card": CARD_STR[card]})))
         return True
 
     def _set_aside(self, seat: int) -> bool:
@@ -739,7 +793,7 @@ class QingerHand(HandBase):
                 return True
             c[card] -= 1
             self.flowers[seat].append(card)
-            self.log.append(Event("flower", seat, data={"card": CARD_STR[card]}))
+            self.log.append(_new(Event, ("flower", seat, -1, -1, {"card": CARD_STR[card]})))
             if not self._take(seat):
                 return False
 
@@ -779,8 +833,8 @@ class QingerHand(HandBase):
         return S.QingerPlayer(
             tuple(concealed),
             melds,
-            tuple(Card(c) for c in self.flowers[seat]),
-            tuple(tuple(Card(c) for c in t) for t in self.takeoffs[seat]),
+            tuple(CARDS[c] for c in self.flowers[seat]),
+            tuple(tuple(CARDS[c] for c in t) for t in self.takeoffs[seat]),
             bool(self.knocked[seat]),
         )
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from paiju.components.analysis import QINGER, Reading, Wait
-from paiju.components.cards import N_CARD_KINDS, N_MELD_KINDS, Card
+from paiju.components.cards import N_CARD_KINDS, Card
 from paiju.engine.types import MeldType, Payment, ScoreItem, WinType
 from paiju.variants.qinger.items import ITEM_ORDER, ITEMS, PAYMENT_REASON
 from paiju.variants.qinger.options import DEFAULT_OPTIONS, QingerOptions
@@ -158,13 +158,10 @@ class QingerPlayer:
 
     def meld_kind_counts(self) -> list[int]:
         """The concealed cards as the analyser's 30 meld kinds (face cards by rank)."""
-        kinds = [0] * N_MELD_KINDS
-        for card, n in enumerate(self.concealed):
-            if n:
-                kind = Card(card).meld_kind
-                if kind >= 0:
-                    kinds[kind] += n
-        return kinds
+        c = self.concealed
+        # the card order (paiju.components.cards): a number card is its own kind, a face
+        # kind is its ♥ card (27–29) and its ♣ card (30–32); one slice, not a Card a card
+        return [*c[:27], c[27] + c[30], c[28] + c[31], c[29] + c[32]]
 
 
 @dataclass(frozen=True, slots=True)
