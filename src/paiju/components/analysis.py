@@ -53,8 +53,7 @@ _PAIR = 1 << _PAIR_SHIFT
 """Added to a group's code when its decomposition holds the pair (above any tile count)."""
 _TILES = _PAIR - 1
 """The tile count in a code or in a sum of good groups' codes."""
-_BAD_SHIFT = 40
-_BAD = -(1 << _BAD_SHIFT)
+_BAD = -(1 << 40)
 """Code of a vector with no decomposition: drives any sum of codes negative."""
 _MUL = 1 << 20
 """Key of a profile combination: ``left * _MUL + right`` (ids stay far below this)."""
@@ -866,19 +865,18 @@ class HandAnalyser:
                 # one sum of the codes says how many groups have no decomposition (each
                 # adds _BAD) and what the others hold: their tiles, plus _PAIR per pair
                 codes = c0 + c1 + c2 + c3
-                bad = codes >> _BAD_SHIFT
-                good = codes & ~_BAD
-                pairs = good >> _PAIR_SHIFT
-                if not bad:
-                    if good & _TILES == short - 3 * declared:
+                if codes >= 0:
+                    pairs = codes >> _PAIR_SHIFT
+                    if codes & _TILES == short - 3 * declared:
                         found = [
                             *e0[k0][pairs - (c0 >> _PAIR_SHIFT)],
                             *e1[k1][pairs - (c1 >> _PAIR_SHIFT)],
                             *e2[k2][pairs - (c2 >> _PAIR_SHIFT)],
                             *e3[k3][pairs - (c3 >> _PAIR_SHIFT)],
                         ]
-                elif bad == -1:
+                elif codes >= _BAD:
                     # only the group with no decomposition can take the tile
+                    good = codes - _BAD
                     if c0 < 0:
                         part, entries = k0, e0
                     elif c1 < 0:
@@ -888,13 +886,20 @@ class HandAnalyser:
                     else:
                         part, entries = k3, e3
                     if (good & _TILES) + sum(part) == short - 3 * declared:
-                        found = list(entries[part][pairs])
+                        found = list(entries[part][good >> _PAIR_SHIFT])
             except miss:
                 # a vector not seen yet, or input to validate: the generic path fills
                 return generic(
                     counts, declared, seven_pairs=seven_pairs, quad_as_two_pairs=quad_as_two_pairs
                 )
-            if seven_pairs and allowed and declared == 0 and counts.count(1) + counts.count(3) == 1:
+            if (
+                seven_pairs
+                and allowed
+                and declared == 0
+                # most hands hold two lone tiles or more: one count tells
+                and (ones := counts.count(1)) < 2
+                and ones + counts.count(3) == 1
+            ):
                 found.extend(_seven_pairs_wait(counts, quad_as_two_pairs))  # type: ignore[arg-type]
             if len(found) > 1:
                 return sorted(set(found))

@@ -451,7 +451,7 @@ class MahjongHand(HandBase):
                     out.append(A.ADDED_KONG + m.tile)
         if self._can_complete(seat, bytes(c)) and self._win_allowed(seat, -1, WinType.SELF_DRAW):
             out.append(A.ZIMO)
-        if self.rules.ready_anytime or (
+        if rules.ready_anytime or (
             self._declare and seat == self.dealer and self.n_discards == 0 and not self.melds[seat]
         ):
             out.extend(self._ready_discards(seat))
