@@ -44,6 +44,8 @@ from paiju.engine.types import (
 
 ACT, CLAIM, ROB, END, DECLARE = (Phase.ACT, Phase.CLAIM, Phase.ROB, Phase.END, Phase.DECLARE)
 _PONG = MeldType.PONG
+_OTHERS = tuple(((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4))
+"""By seat, the other seats in turn order after it (see ``MahjongHand._others``)."""
 # module names for the members: looking a member up on an enum class costs ten times
 # a global in the hot loop
 
@@ -404,9 +406,11 @@ class MahjongHand(HandBase):
 
     def to_act(self) -> list[int]:
         """Seats that must answer now (one in ACT, the claimants in CLAIM/ROB)."""
-        if self.phase == ACT:
+        # ``is``: the phase only ever holds these members, and a StrEnum's == is the slow
+        # rich comparison (three tests every decision)
+        if self.phase is ACT:
             return [self.current]
-        if self.phase == END:
+        if self.phase is END:
             return []
         return [s for s in self.pending if s not in self.answers]
 
@@ -415,9 +419,9 @@ class MahjongHand(HandBase):
         cached = self._legal.get(seat)
         if cached is not None:
             return cached
-        if self.phase == ACT:
+        if self.phase is ACT:
             result = self._act_actions(seat) if seat == self.current else []
-        elif self.phase != END:
+        elif self.phase is not END:
             opts = self.pending.get(seat)
             result = opts if opts is not None and seat not in self.answers else []
         else:
@@ -591,7 +595,7 @@ class MahjongHand(HandBase):
             seat = self._checked_seat(action, seat)
         mark = len(self.log)
         self._legal.clear()
-        if self.phase == ACT:
+        if self.phase is ACT:
             if action < 34:
                 self._discard(seat, action)
             else:
@@ -684,10 +688,10 @@ class MahjongHand(HandBase):
     def _claim_window(self, source: int, tile: int) -> dict[int, list[int]]:
         pending: dict[int, list[int]] = {}
         counts, cached = self.counts, self._waits
-        after = (source + 1) % 4
+        others = _OTHERS[source]
         # claim_options offers a chow to the seat after claim_from (the source) only
-        chi_seat = after if self.rules.chi else -1
-        for s in (after, (source + 2) % 4, (source + 3) % 4):  # _others(source)
+        chi_seat = others[0] if self.rules.chi else -1
+        for s in others:
             if s != chi_seat and counts[s][tile] < 2:
                 # no pong or chow possible: only a win could be offered, and that needs
                 # the tile among the waits (most seats after most discards: the whole
@@ -749,7 +753,7 @@ class MahjongHand(HandBase):
 
     def _others(self, seat: int) -> tuple[int, int, int]:
         """The other seats in turn order after ``seat`` (priority order for claims)."""
-        return ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4)
+        return _OTHERS[seat]
 
     def _resolve_claims(self) -> None:
         tile, source = self.claim_tile, self.claim_from
