@@ -351,3 +351,15 @@ def test_incremental_qinger_encoding_equals_the_reference(
         shown += sum(len(m) for m in hand.melds)
         takeoffs += sum(len(t) for t in hand.takeoffs)
     assert shown > 20 and takeoffs > 0
+
+
+def test_action_mask_both_ways(encoder_path: str) -> None:
+    """The mask has 1 exactly at the legal codes, from the C module or from Python."""
+    from paiju.rl.encode import action_mask
+
+    mask = action_mask(10, [0, 3, 9])
+    assert mask.dtype == np.int8 and mask.tolist() == [1, 0, 0, 1, 0, 0, 0, 0, 0, 1]
+    assert action_mask(4, []).tolist() == [0, 0, 0, 0]
+    if encoder_path == "c":
+        with pytest.raises(ValueError, match="no action code 10"):
+            action_mask(10, [10])

@@ -795,6 +795,34 @@ encode(PyObject *args, int game)
     Py_RETURN_NONE;
 }
 
+/* mask(out, legal): out[a] = 1 for every code a in the list legal (out: zeroed int8) */
+static PyObject *
+mask(PyObject *self, PyObject *args)
+{
+    PyObject *out, *legal;
+    if (!PyArg_ParseTuple(args, "OO!", &out, &PyList_Type, &legal))
+        return NULL;
+    Py_buffer v;
+    if (PyObject_GetBuffer(out, &v, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    char *cells = (char *)v.buf;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(legal); i++) {
+        long a;
+        if (as_long(PyList_GET_ITEM(legal, i), &a) < 0) {
+            PyBuffer_Release(&v);
+            return NULL;
+        }
+        if (a < 0 || a >= v.len) {
+            PyBuffer_Release(&v);
+            PyErr_Format(PyExc_ValueError, "action mask: no action code %ld", a);
+            return NULL;
+        }
+        cells[a] = 1;
+    }
+    PyBuffer_Release(&v);
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 mahjong(PyObject *self, PyObject *args)
 {
@@ -842,6 +870,9 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(meld_types, mahjong_phases, qinger_phases, jian_pai): the Python objects "
      "the encoders compare against (MeldType pong, kong, added_kong, concealed_kong, chi)"},
+    {"mask", mask, METH_VARARGS,
+     "mask(out, legal): 1 in the zeroed int8 buffer out at every action code of the list "
+     "legal"},
     {"mahjong", mahjong, METH_VARARGS,
      "mahjong(hand, seat, planes, scalars, round_wind, seen): the mahjong encoding's first "
      "62 planes and its scalars but the shanten one, into zeroed float32 buffers; seen "

@@ -995,6 +995,23 @@ class QingerEncoder(_PublicTables):
         return cls._order(hand, seat).index(other)
 
 
+_INT8 = np.dtype(np.int8)
+
+
+def action_mask(n_actions: int, legal: list[int]) -> npt.NDArray[np.int8]:
+    """The int8 mask of ``n_actions`` codes with 1 at each of ``legal``."""
+    if _C is not None:
+        out = _zeros(n_actions, _INT8)
+        _C.mask(out, legal)
+        return out
+    # a bytearray filled in Python and viewed by numpy: a handful of legal codes cost
+    # less this way than numpy's fancy assignment from a list
+    buf = bytearray(n_actions)
+    for a in legal:
+        buf[a] = 1
+    return np.frombuffer(buf, _INT8)
+
+
 def _load_c() -> Any:
     """The C module (``_cencode.c``, built at install where a C compiler is found),
     configured with the objects it compares against; None where it was not built or

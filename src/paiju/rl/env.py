@@ -23,13 +23,12 @@ from pettingzoo.utils.env import AECIterable
 
 from paiju.engine.errors import IllegalActionError
 from paiju.rl.codecs import Codec, codec_for
+from paiju.rl.encode import action_mask
 from paiju.variants import Variant
 
 Obs = dict[str, npt.NDArray[Any]]
 
 ILLEGAL_MODES = ("raise", "pass")
-
-_INT8 = np.dtype(np.int8)
 
 
 def _flow(variant: str) -> Variant:
@@ -113,13 +112,7 @@ class Table:
         return self.codec.players(self.hand)
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
-        # a bytearray filled in Python and viewed by numpy: a handful of legal codes
-        # cost less this way than numpy's fancy assignment from a list (and the dtype
-        # passed positionally: numpy's keyword parsing costs more than the view)
-        buf = bytearray(self.n_actions)
-        for a in self.hand.legal_actions(seat):
-            buf[a] = 1
-        return np.frombuffer(buf, _INT8)
+        return action_mask(self.n_actions, self.hand.legal_actions(seat))
 
     def observe(self, seat: int) -> Obs:
         planes, scalars = self.encoder.encode(self.hand, seat)
@@ -290,10 +283,7 @@ class PaijuAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         # masks would be all zero)
         t = self.table
         self._legal = legal = t.hand.legal_actions(self._seat[agent])
-        buf = bytearray(t.n_actions)
-        for a in legal:
-            buf[a] = 1
-        self._mask = mask = np.frombuffer(buf, _INT8)
+        self._mask = mask = action_mask(t.n_actions, legal)
         self.infos[agent] = (
             {"action_mask": mask, "illegal": True} if illegal else {"action_mask": mask}
         )
