@@ -248,6 +248,10 @@ def kind_rank(kind: int) -> str:
 
 def jian_pai_ranks(indicator: Card) -> frozenset[str]:
     """The 见牌 ranks fixed by the 见张 (Q22, QA8). 1, 9, J, Q and K are always seen."""
+    return _JIAN_PAI[indicator]
+
+
+def _jian_pai_ranks(indicator: Card) -> frozenset[str]:
     base = {"1", "9", "J", "Q", "K"}
     if indicator.is_number:
         rank = int(indicator.rank)
@@ -258,6 +262,10 @@ def jian_pai_ranks(indicator: Card) -> frozenset[str]:
         else:
             base |= {"3", "6"}
     return frozenset(base)
+
+
+_JIAN_PAI = tuple(_jian_pai_ranks(Card(c)) for c in range(N_CARD_KINDS))
+"""The ranks by 见张: every player's set points ask for them at each settlement."""
 
 
 def is_joker_indicator(indicator: Card, options: QingerOptions = DEFAULT_OPTIONS) -> bool:
@@ -289,20 +297,22 @@ class _Tally:
 
     def __init__(self) -> None:
         self.rows: dict[str, list[int]] = {}
+        self.total = 0
+        """The points of every row (kept as they are added: each settlement asks twice)."""
 
     def add(self, item_id: str, points: int, count: int = 1) -> None:
         row = self.rows.setdefault(item_id, [0, 0])
         row[0] += count
         row[1] += points
-
-    @property
-    def total(self) -> int:
-        return sum(points for _count, points in self.rows.values())
+        self.total += points
 
     def items(self) -> list[ScoreItem]:
+        rows = self.rows
+        if not rows:
+            return []
         return [
-            ITEMS[i].scored(points, count)
-            for i, (count, points) in sorted(self.rows.items(), key=lambda r: ITEM_ORDER[r[0]])
+            ITEMS[i].scored(rows[i][1], rows[i][0])
+            for i in sorted(rows, key=ITEM_ORDER.__getitem__)
         ]
 
 
