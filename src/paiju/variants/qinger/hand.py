@@ -221,6 +221,14 @@ _IS_FLOWER = {
 }
 
 
+@cache
+def _fed_by_role(meld: S.QingerMeld, role: int) -> S.QingerMeld:
+    """``meld`` with its feeder as the scoring module numbers seats (by role): made once
+    for each meld and role (a few thousand at most), where a settlement and every win
+    check would build and validate each player's melds again."""
+    return S.QingerMeld(meld.type, meld.cards, role)
+
+
 def _ranks_text(ranks: frozenset[str]) -> str:
     """见牌 ranks in rank order: ``"1 2 5 8 9 J Q K"``."""
     return " ".join(sorted(ranks, key="123456789JQK".index))
@@ -827,7 +835,7 @@ class QingerHand(HandBase):
         if extra >= 0:
             concealed[extra] += 1
         melds = tuple(
-            m if m.source is None else S.QingerMeld(m.type, m.cards, self.role(m.source))
+            m if m.source is None else _fed_by_role(m, self.role(m.source))
             for m in self.melds[seat]
         )
         return S.QingerPlayer(
