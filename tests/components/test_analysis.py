@@ -329,13 +329,37 @@ def test_waits_are_exactly_the_completing_kinds() -> None:
         )
 
 
+def test_fast_waits_agree_with_the_generic_path() -> None:
+    # waits4 reads the four group codes' sum; the generic path walks the groups: every
+    # number of melds, both flags, bytes and bytearray, hands near and far from ready
+    rng = random.Random(13)
+    for i in range(6000):
+        declared = i % 5
+        n = 13 - 3 * declared + (1 if i % 23 == 0 else 0)  # now and then a wrong size
+        key = near_complete(rng, n) if i % 3 else random_hand(rng, n)
+        for seven_pairs, quad in ((True, True), (True, False), (False, True)):
+            expected = MAHJONG._waits(
+                key, declared, seven_pairs=seven_pairs, quad_as_two_pairs=quad
+            )
+            for counts in (key, bytearray(key)):
+                got = MAHJONG.waits(
+                    counts, declared, seven_pairs=seven_pairs, quad_as_two_pairs=quad
+                )
+                assert got == expected, (key, declared, seven_pairs, quad)
+
+
 @pytest.mark.parametrize("bad", [b"\x00" * 35, b"\x02" + b"\x00" * 32, b"", bytes(range(34))])
 def test_bad_bytes_on_the_fast_paths(bad: bytes) -> None:
     if len(bad) == 34:
         # right length, counts far above four: outside the contract, but no crash
         assert MAHJONG.is_complete(bad) is False
         return
-    for query in (MAHJONG.is_complete, MAHJONG.is_complete_standard, MAHJONG.shanten):
+    for query in (
+        MAHJONG.is_complete,
+        MAHJONG.is_complete_standard,
+        MAHJONG.shanten,
+        MAHJONG.waits,
+    ):
         with pytest.raises(ValueError, match="expected 34 counts"):
             query(bad)
 
