@@ -139,7 +139,9 @@ def test_a_game_offers_learned_exactly_where_weights_ship() -> None:
         assert ("learned" in flow.bot_levels) == shipped, name
         assert ("learned" in flow.server_bot_levels) == shipped, name
         if shipped:
-            assert LearnedBot(0, name, WEIGHTS_DIR / f"{name}.npz").policy.greedy_input
+            # a policy network residual on greedy, or Jiaxing's danger network over greedy
+            bot = LearnedBot(0, name, WEIGHTS_DIR / f"{name}.npz")
+            assert bot.policy.greedy_input or bot.danger is not None
             assert flow.describe()["bots"]["names"]["learned"]["zh"] == "学习型"
 
 

@@ -468,18 +468,27 @@ class Policy:
 class DangerPolicy:
     """The danger network of a ``kind == "danger"`` file and the bot's decision
     parameters: ``threshold`` (a discard whose chance of dealing in is at most this is
-    safe) and ``slack`` (the shanten the bot may give up, against greedy's discard, to
-    play a safe one)."""
+    safe), ``slack`` (the shanten the bot may give up, against greedy's discard, to
+    play a safe one), ``ukeire`` (the tie-break among the safe discards) and
+    ``from_shanten`` (how far from ready the hand must be for the bot to avoid danger)."""
 
     def __init__(
         self,
         layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
         threshold: float,
         slack: int,
+        ukeire: bool = False,
+        from_shanten: int = 0,
     ):
         self.layers = layers
         self.threshold = threshold
         self.slack = slack
+        self.ukeire = ukeire
+        self.from_shanten = from_shanten
+        """The bot avoids danger only where greedy's discard leaves the hand this many
+        tiles from ready or more (0: everywhere); nearer, a win is worth the risk."""
+        """Among the safe discards nearest ready, prefer greedy's own measure (the most
+        unseen tiles that would then lower the shanten) before the lower chance."""
 
     @classmethod
     def load(cls, path: Path, variant: str) -> DangerPolicy:
@@ -496,10 +505,12 @@ class DangerPolicy:
                 i += 1
             threshold = float(data["threshold"])
             slack = int(data["slack"])
+            ukeire = bool(data["ukeire"]) if "ukeire" in data else False
+            from_shanten = int(data["from_shanten"]) if "from_shanten" in data else 0
         n_inputs = observation_size(variant)
         if not layers or layers[0][0].shape[0] != n_inputs or layers[-1][0].shape[1] != N_KINDS:
             raise LearnedBotError(f"{path} does not fit {variant}'s observation")
-        return cls(layers, threshold, slack)
+        return cls(layers, threshold, slack, ukeire, from_shanten)
 
     def chances(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         """The chance, per tile kind, that discarding it lets another seat win."""
@@ -528,15 +539,31 @@ class DangerPolicy:
             counts[t] -= 1
             shanten[t] = read.shanten(bytes(counts), declared)
             counts[t] += 1
+        if shanten.get(default, 0) < self.from_shanten:
+            return default
         # greedy's discard is one of the tiles; the slack bounds how far from ready the
         # safer discard may leave the hand
         limit = shanten.get(default, min(shanten.values())) + self.slack
         near = [t for t in tiles if shanten[t] <= limit]
         safe = [t for t in near if p[t] <= self.threshold]
         if safe:
-            # nearest ready first, then greedy's own order where it is among them (it is
-            # not: it was dangerous), then the safer
-            return min(safe, key=lambda t: (shanten[t], t != default, float(p[t]), t))
+            best = min(shanten[t] for t in safe)
+            nearest = [t for t in safe if shanten[t] == best]
+            if self.ukeire and len(nearest) > 1:
+                # greedy restricted to the safe discards: its own measure decides, so the
+                # detour costs as little of the hand's speed as it can
+                from paiju.bots.simple import _ukeire, unseen_counts
+
+                unseen = unseen_counts(hand, seat)
+                tiles_in: dict[int, float] = {}
+                for t in nearest:
+                    counts[t] -= 1
+                    tiles_in[t] = _ukeire(counts, declared, best, unseen, shanten=read.shanten)
+                    counts[t] += 1
+                return min(nearest, key=lambda t: (-tiles_in[t], float(p[t]), t))
+            # greedy's own choice where it is among them (it is not: it was dangerous),
+            # then the safer
+            return min(nearest, key=lambda t: (t != default, float(p[t]), t))
         # nothing safe: the least dangerous (greedy's if it is that)
         return min(near, key=lambda t: (float(p[t]), t != default, t))
 

@@ -111,6 +111,17 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="with --danger: shanten the bot may give up to avoid danger",
     )
+    p.add_argument(
+        "--ukeire-tiebreak",
+        action="store_true",
+        help="with --danger: the bot breaks ties among safe discards by greedy's measure",
+    )
+    p.add_argument(
+        "--from-shanten",
+        type=int,
+        default=0,
+        help="with --danger: the bot avoids danger only this many tiles from ready or more",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of deals and initial weights")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--workers", type=int, default=1, help="processes playing the teacher's hands")
@@ -216,6 +227,9 @@ def _run_danger(args: argparse.Namespace) -> int:
     if args.threshold is not None and not 0 < args.threshold < 1:
         print("paiju train: --threshold must be between 0 and 1", file=sys.stderr)
         return 2
+    if args.from_shanten < 0:
+        print("paiju train: --from-shanten must be >= 0", file=sys.stderr)
+        return 2
     if args.weight_decay < 0:
         print("paiju train: --weight-decay must be >= 0", file=sys.stderr)
         return 2
@@ -241,6 +255,8 @@ def _run_danger(args: argparse.Namespace) -> int:
         threads=args.threads,
         threshold=DEFAULT_THRESHOLD if args.threshold is None else args.threshold,
         slack=DEFAULT_SLACK if args.slack is None else args.slack,
+        ukeire=args.ukeire_tiebreak,
+        from_shanten=args.from_shanten,
         data=[Path(name) for name in args.data] if args.data else None,
     )
     try:

@@ -59,6 +59,10 @@ class DangerConfig:
     threads: int = 1
     threshold: float = DEFAULT_THRESHOLD
     slack: int = DEFAULT_SLACK
+    ukeire: bool = False
+    """The bot's tie-break among safe discards: greedy's own measure before the chance."""
+    from_shanten: int = 0
+    """The bot avoids danger only from this many tiles from ready (0: everywhere)."""
     data: list[Path] | None = None
     """Earlier runs' ``danger-data.npz`` files, pooled (instead of collecting)."""
 
@@ -284,6 +288,8 @@ def export_danger(
     *,
     threshold: float,
     slack: int,
+    ukeire: bool = False,
+    from_shanten: int = 0,
 ) -> None:
     """The bot's weights file: float16 layers ``dw0, db0, …``, ``kind = "danger"``."""
     arrays: dict[str, npt.NDArray[Any]] = {
@@ -292,6 +298,8 @@ def export_danger(
         "n_inputs": np.array(layers[0][0].shape[0], dtype=np.int64),
         "threshold": np.array(threshold, dtype=np.float64),
         "slack": np.array(slack, dtype=np.int64),
+        "ukeire": np.array(ukeire),
+        "from_shanten": np.array(from_shanten, dtype=np.int64),
     }
     for i, (w, b) in enumerate(layers):
         arrays[f"dw{i}"] = w.astype(np.float16)
@@ -299,13 +307,23 @@ def export_danger(
     _write_npz(path, arrays)
 
 
-def set_parameters(path: Path, out: Path, *, threshold: float, slack: int) -> None:
+def set_parameters(
+    path: Path,
+    out: Path,
+    *,
+    threshold: float,
+    slack: int,
+    ukeire: bool = False,
+    from_shanten: int = 0,
+) -> None:
     """A copy of the danger file ``path`` at ``out`` with other decision parameters
     (tuning the bot does not retrain the network)."""
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: data[k] for k in data.files}
     arrays["threshold"] = np.array(threshold, dtype=np.float64)
     arrays["slack"] = np.array(slack, dtype=np.int64)
+    arrays["ukeire"] = np.array(ukeire)
+    arrays["from_shanten"] = np.array(from_shanten, dtype=np.int64)
     _write_npz(out, arrays)
 
 
@@ -340,6 +358,14 @@ def train_danger(cfg: DangerConfig, stream: IO[str] | None = None) -> Path:
     layers, figures = fit(cfg, x, y, ids, out)
     figures["collect_seconds"] = took
     path = cfg.out / f"{cfg.variant}.npz"
-    export_danger(path, cfg.variant, layers, threshold=cfg.threshold, slack=cfg.slack)
+    export_danger(
+        path,
+        cfg.variant,
+        layers,
+        threshold=cfg.threshold,
+        slack=cfg.slack,
+        ukeire=cfg.ukeire,
+        from_shanten=cfg.from_shanten,
+    )
     (cfg.out / "danger.json").write_text(json.dumps(figures, indent=1) + "\n")
     return path
