@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import io
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from paiju.engine.fairness import (
     hand_message,
     offline_server_seed,
     rebuild_wall,
+    shuffle,
 )
 from paiju.engine.record import read_record, replay
 from paiju.variants import find_variant
@@ -35,6 +37,21 @@ from paiju.variants import find_variant
 VECTORS = json.loads(
     (Path(__file__).parent.parent / "data" / "fair" / "vectors.json").read_text(encoding="utf-8")
 )
+
+
+@pytest.mark.parametrize("size", [126, 136, 144])
+def test_shuffle_makes_the_orders_random_shuffle_makes(size: int) -> None:
+    # the engines' own shuffle of a plain random.Random must draw exactly as the
+    # standard one does: recorded deals replay by seed (a Qing'er deck, walls with and
+    # without flowers)
+    for seed in range(300):
+        ours = list(range(size))
+        theirs = list(ours)
+        rng, ref = random.Random(seed), random.Random(seed)
+        shuffle(rng, ours)
+        ref.shuffle(theirs)
+        assert ours == theirs
+        assert rng.getstate() == ref.getstate()
 
 
 # -- a second implementation, from the spec's words alone -------------------------------

@@ -28,7 +28,7 @@ from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError
 from paiju.engine.events import Event, for_seat
-from paiju.engine.fairness import HandRandom
+from paiju.engine.fairness import HandRandom, shuffle
 from paiju.engine.hand import HandBase
 from paiju.engine.types import (
     MahjongWin,
@@ -1269,32 +1269,6 @@ class MahjongHand(HandBase):
 Deal = Callable[[int, int, list[int], random.Random], list[int] | None]
 """Chooses a resampled seat's tiles: ``(seat, size, avail, rng)`` to ``size`` tiles taken
 from the 34 counts ``avail``, or None (``avail`` untouched) for a uniform draw."""
-
-
-def shuffle(rng: HandRandom, tiles: list[int]) -> None:
-    """``rng.shuffle(tiles)``. For a plain ``random.Random``, the same draws (its
-    ``_randbelow``: ``getrandbits`` of the bit length, again while too large) made here
-    without its two Python calls a tile, which were a fifth of a self-play hand's cost;
-    a test checks the walls are the ones ``random.Random.shuffle`` makes."""
-    if type(rng) is not random.Random:
-        rng.shuffle(tiles)
-        return
-    steps = _SHUFFLE_STEPS.get(len(tiles))
-    if steps is None:
-        steps = _SHUFFLE_STEPS[len(tiles)] = tuple(
-            (i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(tiles)))
-        )
-    getrandbits = rng.getrandbits
-    for i, n, bits in steps:
-        j = getrandbits(bits)
-        while j >= n:
-            j = getrandbits(bits)
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-
-
-_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
-"""Per wall length, each step of :func:`shuffle`: (position, the bound drawn below, its
-bit length)."""
 
 
 def take_random(avail: list[int], n: int, rng: random.Random) -> list[int]:

@@ -45,10 +45,9 @@ from paiju.components.cards import DECK_SIZE, N_CARD_KINDS, N_MELD_KINDS, Card, 
 from paiju.components.notation import NotationError, format_cards, parse_card, parse_cards
 from paiju.engine.errors import IllegalActionError, InvalidActionError
 from paiju.engine.events import Event, to_json
-from paiju.engine.fairness import HandRandom
+from paiju.engine.fairness import HandRandom, shuffle
 from paiju.engine.grammar import Action, ActionCodec, CodeRange, Verb
 from paiju.engine.hand import HandBase
-from paiju.engine.mahjong import shuffle
 from paiju.engine.types import MeldType, Payment, Phase, Refusal, WinType
 from paiju.variants.qinger import scoring as S
 from paiju.variants.qinger.explain import explain_hand
