@@ -13,6 +13,9 @@ from paiju.variants.qinger.scoring import QingerResult, QingerSituation
 
 VARIANT = "qinger"
 _ROLES = (("庄", "dealer"), ("下家", "next"), ("对家", "third"))
+_KIND = {row.id: row.kind for row in ITEMS.values()}
+_RULE = {row.id: row.rule for row in ITEMS.values()}
+"""Each item's kind and seed item, read for every item of every player at each settlement."""
 
 
 def explain_hand(
@@ -53,8 +56,9 @@ def _player_step(
 ) -> Step:
     items = result.items[role]
     kinds: dict[str, list[ScoreItem]] = {}
+    kind_of = _KIND
     for item in items:
-        kinds.setdefault(ITEMS[item.id].kind, []).append(item)
+        kinds.setdefault(kind_of[item.id], []).append(item)
     zh_role, en_role = _ROLES[(role - hand.dealer) % 3]
     zh = [f"座位{seat_of[role]}（{zh_role}）"]
     en = [f"seat {seat_of[role]} ({en_role})"]
@@ -84,5 +88,5 @@ def _player_step(
         raise AssertionError("Qing'er items do not add up to the score")
     zh.append(f"得分 {running}")
     en.append(f"score {running}")
-    seeds = ", ".join(dict.fromkeys(ITEMS[i.id].rule for i in items)) or "Q22"
+    seeds = ", ".join(dict.fromkeys([_RULE[i.id] for i in items])) or "Q22"
     return Step("；".join(zh), "; ".join(en), seeds)

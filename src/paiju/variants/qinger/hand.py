@@ -82,6 +82,7 @@ MELD_KIND: tuple[int, ...] = tuple(Card(i).meld_kind for i in range(N_CARD_KINDS
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(N_CARD_KINDS))
 """Card index → the ``Card``: a tuple index, where calling the enum costs a microsecond
 (every deal formats its three or four hands)."""
+_card = CARDS.__getitem__
 CARDS_OF_KIND: tuple[tuple[int, ...], ...] = tuple(
     (k,) if k < 27 else (k, k + 3) for k in range(N_MELD_KINDS)
 )
@@ -830,18 +831,27 @@ class QingerHand(HandBase):
         return self.players.index(seat)
 
     def _player(self, seat: int, extra: int = -1) -> S.QingerPlayer:
-        concealed = list(self.counts[seat])
         if extra >= 0:
-            concealed[extra] += 1
-        melds = tuple(
-            m if m.source is None else _fed_by_role(m, self.role(m.source))
-            for m in self.melds[seat]
+            held = list(self.counts[seat])
+            held[extra] += 1
+            concealed = tuple(held)
+        else:
+            concealed = tuple(self.counts[seat])
+        own = self.melds[seat]
+        melds = (
+            tuple(
+                m if m.source is None else _fed_by_role(m, self.players.index(m.source))
+                for m in own
+            )
+            if own
+            else ()
         )
+        takeoffs = self.takeoffs[seat]
         return S.QingerPlayer(
-            tuple(concealed),
+            concealed,
             melds,
-            tuple(CARDS[c] for c in self.flowers[seat]),
-            tuple(tuple(CARDS[c] for c in t) for t in self.takeoffs[seat]),
+            tuple(map(_card, self.flowers[seat])),
+            tuple(tuple(map(_card, t)) for t in takeoffs) if takeoffs else (),
             bool(self.knocked[seat]),
         )
 
@@ -891,34 +901,26 @@ class QingerHand(HandBase):
             raise AssertionError(f"an offered win did not score: {result.reason_en}")
         self.result = result
         self.explanation = explain_hand(hand, result, self.players).to_json()
+        log = self.log
         for role, seat in enumerate(self.players):
-            self.log.append(
-                Event(
-                    "score",
-                    seat,
-                    data={
-                        "score": result.scores[role],
-                        "before_multipliers": result.before_multipliers[role],
-                        "items": [item.to_json() for item in result.items[role]],
-                    },
-                )
-            )
+            score = {
+                "score": result.scores[role],
+                "before_multipliers": result.before_multipliers[role],
+                "items": [item.to_json() for item in result.items[role]],
+            }
+            log.append(_new(Event, ("score", seat, -1, -1, score)))
         for p in result.payments:
             payment = Payment(self.players[p.payer], self.players[p.payee], p.amount, p.reason)
             self.ledger.append(payment)
-            self.log.append(
-                Event(
-                    "payment",
-                    payment.payee,
-                    data={
-                        "payer": payment.payer,
-                        "payee": payment.payee,
-                        "amount": payment.amount,
-                        "reason": payment.reason,
-                    },
-                )
-            )
-        self.log.append(Event("end", data={"net": self.net(), "explanation": self.explanation}))
+            paid = {
+                "payer": payment.payer,
+                "payee": payment.payee,
+                "amount": payment.amount,
+                "reason": payment.reason,
+            }
+            log.append(_new(Event, ("payment", payment.payee, -1, -1, paid)))
+        end = {"net": self.net(), "explanation": self.explanation}
+        log.append(_new(Event, ("end", -1, -1, -1, end)))
 
     # -- results and views ---------------------------------------------------------
     def net(self) -> list[int]:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from paiju.components.analysis import QINGER, Reading, Wait
-from paiju.components.cards import N_CARD_KINDS, Card
+from paiju.components.cards import N_CARD_KINDS, N_MELD_KINDS, Card
 from paiju.engine.types import MeldType, Payment, ScoreItem, WinType
 from paiju.variants.qinger.items import ITEM_ORDER, ITEMS, PAYMENT_REASON
 from paiju.variants.qinger.options import DEFAULT_OPTIONS, QingerOptions
@@ -265,12 +266,28 @@ def _jian_pai_ranks(indicator: Card) -> frozenset[str]:
 
 
 _JIAN_PAI = tuple(_jian_pai_ranks(Card(c)) for c in range(N_CARD_KINDS))
-"""The ranks by 见张: every player's set points ask for them at each settlement."""
+"""The ranks by 见张."""
+_SEEN_KIND = tuple(bytes(kind_rank(k) in ranks for k in range(N_MELD_KINDS)) for ranks in _JIAN_PAI)
+"""By 见张, 1 for each meld kind of a 见牌 rank: every player's set points ask of each of
+their sets at each settlement."""
+_AT_LEAST_3 = bytes(n >= 3 for n in range(256))
+"""A ``bytes.translate`` table: 1 where a kind's count makes a concealed triplet."""
 
 
 def is_joker_indicator(indicator: Card, options: QingerOptions = DEFAULT_OPTIONS) -> bool:
     """喜喜见: the 见张 is a joker (or 广告, when ``advert_indicator_as_joker``)."""
     return indicator.is_joker or (indicator is Card.AD and options.advert_indicator_as_joker)
+
+
+_JOKER_JIAN = {
+    advert: tuple(
+        is_joker_indicator(Card(c), QingerOptions(advert_indicator_as_joker=advert))
+        for c in range(N_CARD_KINDS)
+    )
+    for advert in (False, True)
+}
+""":func:`is_joker_indicator` by ``advert_indicator_as_joker`` and 见张, read by every
+player's bonuses at each settlement."""
 
 
 def seat_role(seat: int, dealer: int) -> int:
@@ -311,16 +328,36 @@ class _Tally:
         if not rows:
             return []
         return [
-            ITEMS[i].scored(rows[i][1], rows[i][0])
-            for i in sorted(rows, key=ITEM_ORDER.__getitem__)
+            _scored(i, rows[i][1], rows[i][0]) for i in sorted(rows, key=ITEM_ORDER.__getitem__)
         ]
 
 
-def _set_points(player: QingerPlayer, seen: frozenset[str], options: QingerOptions) -> _Tally:
-    """Q23: every pong, kong, takeoff and concealed triplet, 见牌 or not."""
+# A result item is immutable and the same few (id, points, count) recur hand after hand:
+# each is made once, not at every settlement (a frozen dataclass sets every field through
+# object.__setattr__).
+@lru_cache(maxsize=4096)
+def _scored(item_id: str, points: int, count: int) -> ScoreItem:
+    return ITEMS[item_id].scored(points, count)
+
+
+@lru_cache(maxsize=1024)
+def _multiplied(item_id: str, added: int, factor: int) -> ScoreItem:
+    return ITEMS[item_id].multiplier(added, factor)
+
+
+def _set_points(
+    player: QingerPlayer,
+    seen: bytes,
+    kinds: Sequence[int],
+    quads: Sequence[Sequence[Card]],
+    options: QingerOptions,
+) -> _Tally:
+    """Q23: every pong, kong, takeoff and concealed triplet, 见牌 or not. ``seen`` is
+    :data:`_SEEN_KIND` of the 见张, ``kinds`` the concealed meld kind counts, ``quads``
+    the takeoffs of four alike."""
     tally = _Tally()
     for meld in player.melds:
-        is_seen = kind_rank(meld.kind) in seen
+        is_seen = seen[meld.kind]
         if meld.type is MeldType.PONG:
             tally.add(*(("jian_pai_peng", 4) if is_seen else ("peng", 1)))
         elif meld.type is MeldType.CONCEALED_KONG:
@@ -330,31 +367,54 @@ def _set_points(player: QingerPlayer, seen: frozenset[str], options: QingerOptio
                 tally.add("an_du", options.concealed_kong_unseen_points)
         else:
             tally.add(*(("jian_pai_ming_du", 16) if is_seen else ("ming_du", 4)))
-    for takeoff in player.quad_takeoffs:
-        is_seen = kind_rank(takeoff[0].meld_kind) in seen
+    for takeoff in quads:
+        is_seen = seen[takeoff[0].meld_kind]
         tally.add(*(("jian_pai_qi_fei", 32) if is_seen else ("qi_fei", 8)))
     # Q13 "有多少算多少": three alike in hand score as a triplet whatever the reading.
-    for kind, n in enumerate(player.meld_kind_counts()):
-        if n >= 3:
-            if kind_rank(kind) in seen:
-                tally.add("jian_pai_an_ke", options.concealed_triplet_seen_points)
-            else:
-                tally.add("an_ke", 2)
+    triplets = bytes(kinds).translate(_AT_LEAST_3)
+    kind = triplets.find(1)
+    while kind >= 0:
+        if seen[kind]:
+            tally.add("jian_pai_an_ke", options.concealed_triplet_seen_points)
+        else:
+            tally.add("an_ke", 2)
+        kind = triplets.find(1, kind + 1)
     return tally
 
 
-def _bonuses(player: QingerPlayer, role: int, joker_jian: bool, options: QingerOptions) -> _Tally:
-    """Q14–Q21, Q25, Q26: jokers, 广告 and ♣ face cards, for every player."""
-    tally = _Tally()
-    counts = player.card_counts()
-    big, small = counts[Card.BJ], counts[Card.SJ]
+_BONUS_VALUE = {
+    joker_jian: {
+        row.id: row.alt_value if joker_jian and row.alt_value is not None else row.base
+        for row in ITEMS.values()
+        if row.kind == "bonus"
+    }
+    for joker_jian in (False, True)
+}
+"""Each bonus item's value, by whether the 见张 is a joker (its ``alt_value`` then)."""
 
-    def value(item_id: str) -> int:
-        item = ITEMS[item_id]
-        return item.alt_value if joker_jian and item.alt_value is not None else item.base
+_CLUB_POINTS = {
+    (own_seat, role): tuple(
+        (card, item_id, 20 if (card is own if own_seat else card is Card.CK and role == 0) else 10)
+        for card, item_id in zip(_CLUB_FACES, ("mei_hua_k", "mei_hua_q", "mei_hua_j"), strict=True)
+    )
+    for own_seat in (False, True)
+    for role, own in enumerate(_SEAT_CARDS)
+}
+"""Q26, QA12: (card, item, points) of each ♣ face card, by whether ``club_face_bonus`` is
+``own_seat`` and by seat role."""
+
+
+def _bonuses(
+    player: QingerPlayer, role: int, joker_jian: bool, counts: Sequence[int], options: QingerOptions
+) -> _Tally:
+    """Q14–Q21, Q25, Q26: jokers, 广告 and ♣ face cards, for every player. ``counts`` are
+    :meth:`QingerPlayer.card_counts`."""
+    tally = _Tally()
+    big, small = counts[Card.BJ], counts[Card.SJ]
+    value = _BONUS_VALUE[joker_jian].__getitem__
 
     # QA15: the highest joker tier replaces the lower ones.
-    if player.has_joker_takeoff:
+    if player.takeoffs and player.has_joker_takeoff:
         tally.add("wu_xi_qi_fei", value("wu_xi_qi_fei"))
     elif big == 3 and small == 2:
         tally.add("wu_xi", value("wu_xi"))
@@ -369,21 +429,18 @@ def _bonuses(player: QingerPlayer, role: int, joker_jian: bool, options: QingerO
             tally.add("xiao_gui", value("xiao_gui") * small, small)
     if counts[Card.AD]:
         tally.add("guang_gao", value("guang_gao") * counts[Card.AD], counts[Card.AD])
-    own = _SEAT_CARDS[role]
-    for card, item_id in zip(_CLUB_FACES, ("mei_hua_k", "mei_hua_q", "mei_hua_j"), strict=True):
+    for card, item_id, points in _CLUB_POINTS[options.club_face_bonus == "own_seat", role]:
         if counts[card]:
-            if options.club_face_bonus == "own_seat":
-                full = card is own
-            else:
-                full = card is Card.CK and role == 0
-            tally.add(item_id, 20 if full else 10)
+            tally.add(item_id, points)
     return tally
 
 
-def _face_sets(player: QingerPlayer) -> tuple[int, int]:
-    """(J/Q/K ranks held as a set of three or more, ranks held as a concealed pair)."""
-    concealed = player.meld_kind_counts()
-    declared = {m.kind for m in player.melds} | {t[0].meld_kind for t in player.quad_takeoffs}
+def _face_sets(
+    player: QingerPlayer, concealed: Sequence[int], quads: Sequence[Sequence[Card]]
+) -> tuple[int, int]:
+    """(J/Q/K ranks held as a set of three or more, ranks held as a concealed pair), from
+    the concealed meld kind counts and the takeoffs of four alike."""
+    declared = {m.kind for m in player.melds} | {t[0].meld_kind for t in quads}
     sets = pairs = 0
     for kind in _FACE_KINDS:
         if kind in declared or concealed[kind] >= 3:
@@ -393,7 +450,9 @@ def _face_sets(player: QingerPlayer) -> tuple[int, int]:
     return sets, pairs
 
 
-@dataclass(frozen=True, slots=True)
+# _Common and _Scored are private and never changed once made: not frozen, whose
+# __init__ sets each field through object.__setattr__ (every player, every settlement)
+@dataclass(slots=True)
 class _Common:
     """A player's reading-independent part: set points and the always-scored bonuses."""
 
@@ -401,22 +460,28 @@ class _Common:
     bonuses: _Tally
     full_san_hong: bool
     partial_san_hong: bool
+    counts: Sequence[int]
+    """:meth:`QingerPlayer.card_counts`, which the winner's multipliers read again."""
 
 
 def _common(hand: QingerSituation, seat: int, options: QingerOptions) -> _Common:
     player = hand.players[seat]
-    seen = jian_pai_ranks(hand.indicator)
-    joker_jian = is_joker_indicator(hand.indicator, options)
-    face_sets, face_pairs = _face_sets(player)
+    indicator = hand.indicator
+    joker_jian = _JOKER_JIAN[options.advert_indicator_as_joker][indicator]
+    kinds = player.meld_kind_counts()
+    quads = player.quad_takeoffs if player.takeoffs else ()
+    counts = player.card_counts()
+    face_sets, face_pairs = _face_sets(player, kinds, quads)
     return _Common(
-        _set_points(player, seen, options),
-        _bonuses(player, seat_role(seat, hand.dealer), joker_jian, options),
+        _set_points(player, _SEEN_KIND[indicator], kinds, quads, options),
+        _bonuses(player, seat_role(seat, hand.dealer), joker_jian, counts, options),
         face_sets == 3,
         face_sets == 2 and face_pairs == 1,
+        counts,
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Scored:
     items: tuple[ScoreItem, ...]
     before_multipliers: int
@@ -430,21 +495,21 @@ def _finish(
     """Round, add up, then apply the multipliers in item-table order."""
     sets = common.sets.total
     rest = common.bonuses.total + (win.total if win else 0)
-    rounding = _Tally()
     if options.rounding_scope == "set_points":
         extra = round_up_10(sets) - sets
     else:
         extra = round_up_10(sets + rest) - (sets + rest)
-    if extra:
-        rounding.add("jin_zheng", extra)
     before = sets + rest + extra
-    items = common.sets.items() + rounding.items() + common.bonuses.items()
+    items = common.sets.items()
+    if extra:
+        items.append(_scored("jin_zheng", extra, 1))
+    items += common.bonuses.items()
     if win:
         items += win.items()
     score = before
-    for item_id in sorted(multipliers, key=ITEM_ORDER.__getitem__):
+    for item_id in sorted(multipliers, key=ITEM_ORDER.__getitem__) if multipliers else ():
         factor = ITEMS[item_id].base
-        items.append(ITEMS[item_id].multiplier(score * (factor - 1), factor))
+        items.append(_multiplied(item_id, score * (factor - 1), factor))
         score *= factor
     by_sets = options.win_threshold_basis == "set_points"
     threshold_value = round_up_10(sets) if by_sets else before
@@ -489,7 +554,7 @@ def _score_reading(
     multipliers = []
     if common.full_san_hong or common.partial_san_hong:
         multipliers.append("san_hong")
-    counts = player.card_counts()
+    counts = common.counts
     no_joker = not counts[Card.BJ] and not counts[Card.SJ]
     no_club_face = not any(counts[c] for c in _CLUB_FACES)
     if (
@@ -589,8 +654,9 @@ def score_hand(hand: QingerSituation, options: QingerOptions = DEFAULT_OPTIONS) 
     if options.zi_mo_only and hand.win_type is WinType.DISCARD:
         return QingerResult.invalid("只许自摸", "only self-drawn wins count")
     scored: list[_Scored] = []
+    winners = hand.winners
     for seat in range(N_PLAYERS):
-        if seat in hand.winners:
+        if seat in winners:
             best = _best_win(hand, seat, options)
             if best is None:
                 return QingerResult.invalid(
