@@ -22,6 +22,12 @@ class JiaxingVariant(MahjongVariant):
     option_specs = OPTION_SPECS
     rule_book = "docs/rules/jiaxing.md"
     added_fields = frozenset({"score.counts_as"})
+    # learned: greedy with a danger network over its discards; its weights ship
+    # (paiju/bots/weights/jiaxing.npz): +0.023 [+0.001, +0.046] a hand in place of greedy,
+    # seeds 9101-9120, 2,000 deals (docs/rl.md); numpy, milliseconds a move, so at server
+    # tables too
+    bot_levels = ("random", "greedy", "strong", "learned")
+    server_bot_levels = ("random", "greedy", "strong", "learned")
 
     def rules(self, options: Any, carry: dict[str, Any]) -> JiaxingRules:
         return JiaxingRules(options, carry.get("fisher"))
