@@ -63,7 +63,7 @@ def _player_step(
     zh = [f"座位{seat_of[role]}（{zh_role}）"]
     en = [f"seat {seat_of[role]} ({en_role})"]
     sets = kinds.get("set", [])
-    running = sum(i.value for i in sets)
+    running = sum([i.value for i in sets])
     if sets:
         zh.append(f"牌型分 {plus([(i.zh, i.value) for i in sets])} = {running}")
         en.append(f"set points {plus([(i.en, i.value) for i in sets])} = {running}")
@@ -77,7 +77,7 @@ def _player_step(
     for kind, zh_name, en_name in (("bonus", "奖分", "bonuses"), ("win", "和牌", "win items")):
         group = kinds.get(kind, [])
         if group:
-            running += sum(i.value for i in group)
+            running += sum([i.value for i in group])
             zh.append(f"+ {zh_name} {plus([(i.zh, i.value) for i in group])} = {running}")
             en.append(f"+ {en_name} {plus([(i.en, i.value) for i in group])} = {running}")
     for item in kinds.get("multiplier", []):

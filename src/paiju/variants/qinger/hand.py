@@ -319,7 +319,7 @@ class QingerHand(HandBase):
             if len(top) == 1:
                 break
             contenders = top
-        self.log.append(Event("draw_for_dealer", top[0], data={"draws": rounds}))
+        self.log.append(_new(Event, ("draw_for_dealer", top[0], -1, -1, {"draws": rounds})))
         return top[0]
 
     def _start_deal(self) -> None:
@@ -330,7 +330,7 @@ class QingerHand(HandBase):
             deck = list(DECK)
             shuffle(self.rng, deck)
         if self.deals:
-            self.log.append(Event("redeal", self.dealer, data={"deal": self.deals + 1}))
+            self.log.append(_new(Event, ("redeal", self.dealer, -1, -1, {"deal": self.deals + 1})))
         self.deals += 1
         self.counts = [bytearray(N_CARD_KINDS) for _ in range(n)]
         self.kinds = [bytearray(N_MELD_KINDS) for _ in range(n)]
@@ -356,7 +356,7 @@ class QingerHand(HandBase):
                 if kind >= 0:
                     k[kind] += 1
             self.last_in[s] = cards[-1]
-            self.log.append(Event("deal", s, data={"cards": _fmt(cards)}))
+            self.log.append(_new(Event, ("deal", s, -1, -1, {"cards": _fmt(cards)})))
         self.phase = KNOCK_PHASE
         self.queue = list(self.players)
         self.current = self.queue[0]
@@ -860,21 +860,21 @@ class QingerHand(HandBase):
     ) -> S.QingerSituation:
         """The scoring module's picture of this hand, in its seat numbers (dealer = 0)."""
         extra = card if how is WinType.DISCARD else -1
-        players = tuple(self._player(s, extra if s in winners else -1) for s in self.players)
+        players = tuple([self._player(s, extra if s in winners else -1) for s in self.players])
         if not winners:
             return S.QingerSituation(
                 dealer=0,
-                indicator=Card(self.indicator),
+                indicator=CARDS[self.indicator],
                 players=players,
                 stakes=self.options.stakes,
             )
         return S.QingerSituation(
             dealer=0,
-            indicator=Card(self.indicator),
+            indicator=CARDS[self.indicator],
             players=players,
             winner=self.role(winners[0]),
             win_type=how,
-            win_card=Card(card),
+            win_card=CARDS[card],
             source=self.role(source) if source >= 0 else None,
             stakes=self.options.stakes,
             also_won=tuple(self.role(s) for s in winners[1:]),

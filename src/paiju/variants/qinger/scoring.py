@@ -36,6 +36,10 @@ _FACE_KINDS = (27, 28, 29)
 _SEAT_CARDS = (Card.CK, Card.CQ, Card.CJ)
 """♣ card of each seat role, counted from the dealer: 庄 K, 下家 Q, 对家 J (Q26)."""
 _CLUB_FACES = (Card.CK, Card.CQ, Card.CJ)
+_BJ, _SJ, _AD = int(Card.BJ), int(Card.SJ), int(Card.AD)
+_PONG, _CONCEALED_KONG = MeldType.PONG, MeldType.CONCEALED_KONG
+# module names for what each player's settlement reads: a member looked up on an enum
+# class costs several times a global
 
 
 # -- input types ------------------------------------------------------------------------
@@ -358,9 +362,9 @@ def _set_points(
     tally = _Tally()
     for meld in player.melds:
         is_seen = seen[meld.kind]
-        if meld.type is MeldType.PONG:
+        if meld.type is _PONG:
             tally.add(*(("jian_pai_peng", 4) if is_seen else ("peng", 1)))
-        elif meld.type is MeldType.CONCEALED_KONG:
+        elif meld.type is _CONCEALED_KONG:
             if is_seen:
                 tally.add("jian_pai_an_du", 24)
             else:
@@ -410,7 +414,7 @@ def _bonuses(
     """Q14–Q21, Q25, Q26: jokers, 广告 and ♣ face cards, for every player. ``counts`` are
     :meth:`QingerPlayer.card_counts`."""
     tally = _Tally()
-    big, small = counts[Card.BJ], counts[Card.SJ]
+    big, small = counts[_BJ], counts[_SJ]
     value = _BONUS_VALUE[joker_jian].__getitem__
 
     # QA15: the highest joker tier replaces the lower ones.
@@ -427,8 +431,9 @@ def _bonuses(
             tally.add("jie_hun", value("jie_hun"))
         elif small:
             tally.add("xiao_gui", value("xiao_gui") * small, small)
-    if counts[Card.AD]:
-        tally.add("guang_gao", value("guang_gao") * counts[Card.AD], counts[Card.AD])
+    adverts = counts[_AD]
+    if adverts:
+        tally.add("guang_gao", value("guang_gao") * adverts, adverts)
     for card, item_id, points in _CLUB_POINTS[options.club_face_bonus == "own_seat", role]:
         if counts[card]:
             tally.add(item_id, points)
@@ -555,7 +560,7 @@ def _score_reading(
     if common.full_san_hong or common.partial_san_hong:
         multipliers.append("san_hong")
     counts = common.counts
-    no_joker = not counts[Card.BJ] and not counts[Card.SJ]
+    no_joker = not counts[_BJ] and not counts[_SJ]
     no_club_face = not any(counts[c] for c in _CLUB_FACES)
     if (
         no_joker
