@@ -484,11 +484,11 @@ class DangerPolicy:
         self.threshold = threshold
         self.slack = slack
         self.ukeire = ukeire
+        """Among the safe discards nearest ready, prefer greedy's own measure (the most
+        unseen tiles that would then lower the shanten) before the lower chance."""
         self.from_shanten = from_shanten
         """The bot avoids danger only where greedy's discard leaves the hand this many
         tiles from ready or more (0: everywhere); nearer, a win is worth the risk."""
-        """Among the safe discards nearest ready, prefer greedy's own measure (the most
-        unseen tiles that would then lower the shanten) before the lower chance."""
 
     @classmethod
     def load(cls, path: Path, variant: str) -> DangerPolicy:

@@ -474,15 +474,7 @@ class MahjongEncoder(_PublicTables):
         melds = hand.melds[seat]
         declared = len(melds)
         if self.shanten and phase == 0 and hand.current == seat:
-            _shanten_planes(
-                planes,
-                62,
-                shanten=MAHJONG.shanten,
-                kinds=own_src,
-                declared=declared,
-                candidates=[(k, k) for k in range(34) if own_src[k]],
-                unseen=(4 - self._seen(own)).tolist(),
-            )
+            self._discard_planes(planes, hand, seat, self._seen(own))
         # what changes only with payments, flowers, melds and declarations: one base
         # vector per observer, rebuilt when one of those changed
         fl = hand.flowers
@@ -525,21 +517,28 @@ class MahjongEncoder(_PublicTables):
         if self.shanten and hand.phase is MJ.ACT and hand.current == seat:
             seen = _zeros(34, np.int16)
             _C.mahjong(hand, seat, planes, sc, self.round_wind, seen)
-            _shanten_planes(
-                planes,
-                62,
-                shanten=MAHJONG.shanten,
-                kinds=own_src,
-                declared=declared,
-                candidates=[(k, k) for k in range(34) if own_src[k]],
-                unseen=(4 - seen).tolist(),
-            )
+            self._discard_planes(planes, hand, seat, seen)
         else:
             _C.mahjong(hand, seat, planes, sc, self.round_wind, None)
         sc[82] = MAHJONG.shanten(bytes(own_src), declared) / 8.0
         if self.oracle:
             self._oracle(planes, hand, seat)
         return planes, sc
+
+    @staticmethod
+    def _discard_planes(planes: Planes, hand: Any, seat: int, seen: Any) -> None:
+        """The ``shanten=True`` planes of the seat to move (``seen``: the copies of each
+        kind it has seen, numpy)."""
+        own = hand.counts[seat]
+        _shanten_planes(
+            planes,
+            62,
+            shanten=MAHJONG.shanten,
+            kinds=own,
+            declared=len(hand.melds[seat]),
+            candidates=[(k, k) for k in range(34) if own[k]],
+            unseen=(4 - seen).tolist(),
+        )
 
     def _scalar_base(self, hand: Any, seat: int) -> Planes:
         """The scalars that stay put between payments, flowers, melds and declarations
@@ -623,16 +622,7 @@ class MahjongEncoder(_PublicTables):
         # discard list and is counted once, in its meld)
         counts[1] = counts[0] + melded + counts[2:].sum(axis=0)
         if self.shanten and phase == 0 and hand.current == seat:
-            unseen = (4 - counts[1]).tolist()
-            _shanten_planes(
-                planes,
-                62,
-                shanten=MAHJONG.shanten,
-                kinds=own,
-                declared=declared,
-                candidates=[(k, k) for k in range(34) if own[k]],
-                unseen=unseen,
-            )
+            self._discard_planes(planes, hand, seat, counts[1])
         sc[82] = MAHJONG.shanten(bytes(own), declared) / 8.0
         _thermometers(planes, counts)
         sc[0] = hand.wall_left / 136.0
@@ -816,19 +806,7 @@ class QingerEncoder(_PublicTables):
         kinds = hand.kinds[seat]
         declared = hand.declared[seat]
         if self.shanten and phase == 2 and hand.current == seat:
-            left = (_COPIES - self._seen(own)).tolist()
-            unseen = [0] * 30
-            for c in range(27 + 6):
-                unseen[_MELD_KIND[c]] += left[c]
-            _shanten_planes(
-                planes,
-                51,
-                shanten=QINGER.shanten,
-                kinds=kinds,
-                declared=declared,
-                candidates=[(c, _MELD_KIND[c]) for c in range(N_CARD_KINDS) if own_src[c]],
-                unseen=unseen,
-            )
+            self._discard_planes(planes, hand, seat, self._seen(own))
         key = (len(hand.ledger), *hand.knocked, hand.revealed, *hand.declared)
         sc = self._base(key, seat, lambda: self._scalar_base(hand, seat, order))
         counts = hand.counts
@@ -856,26 +834,32 @@ class QingerEncoder(_PublicTables):
         if self.shanten and hand.phase is QH.ACT and hand.current == seat:
             seen = _zeros(N_CARD_KINDS, np.int16)
             _C.qinger(hand, seat, planes, sc, 0, seen)
-            left = (_COPIES - seen).tolist()
-            unseen = [0] * 30
-            for c in range(27 + 6):
-                unseen[_MELD_KIND[c]] += left[c]
-            own = hand.counts[seat]
-            _shanten_planes(
-                planes,
-                51,
-                shanten=QINGER.shanten,
-                kinds=kinds,
-                declared=declared,
-                candidates=[(c, _MELD_KIND[c]) for c in range(N_CARD_KINDS) if own[c]],
-                unseen=unseen,
-            )
+            self._discard_planes(planes, hand, seat, seen)
         else:
             _C.qinger(hand, seat, planes, sc, 0, None)
         sc[32] = QINGER.shanten(bytes(kinds), declared) / 8.0
         if self.oracle:
             self._oracle(planes, hand, seat, self._order(hand, seat))
         return planes, sc
+
+    @staticmethod
+    def _discard_planes(planes: Planes, hand: Any, seat: int, seen: Any) -> None:
+        """The ``shanten=True`` planes of the seat to move, over meld kinds (``seen``:
+        the copies of each card kind it has seen, numpy)."""
+        own = hand.counts[seat]
+        left = (_COPIES - seen).tolist()
+        unseen = [0] * 30
+        for c in range(27 + 6):
+            unseen[_MELD_KIND[c]] += left[c]
+        _shanten_planes(
+            planes,
+            51,
+            shanten=QINGER.shanten,
+            kinds=hand.kinds[seat],
+            declared=hand.declared[seat],
+            candidates=[(c, _MELD_KIND[c]) for c in range(N_CARD_KINDS) if own[c]],
+            unseen=unseen,
+        )
 
     def _scalar_base(self, hand: Any, seat: int, order: list[int]) -> Planes:
         """The scalars that stay put between payments, knocks, the 见张 and new sets."""
@@ -957,20 +941,7 @@ class QingerEncoder(_PublicTables):
         # seen: own cards, the 见张, every meld, takeoff, flower and discard
         counts[1] = counts[0] + shown + counts[2:].sum(axis=0)
         if self.shanten and phase == 2 and hand.current == seat:
-            own = hand.counts[seat]
-            left = (_COPIES - counts[1]).tolist()
-            unseen = [0] * 30
-            for c in range(27 + 6):
-                unseen[_MELD_KIND[c]] += left[c]
-            _shanten_planes(
-                planes,
-                51,
-                shanten=QINGER.shanten,
-                kinds=kinds,
-                declared=declared,
-                candidates=[(c, _MELD_KIND[c]) for c in range(k) if own[c]],
-                unseen=unseen,
-            )
+            self._discard_planes(planes, hand, seat, counts[1])
         sc[32] = QINGER.shanten(bytes(kinds), declared) / 8.0
         _thermometers(planes, counts)
         sc[0] = hand.stock_left / 126.0
