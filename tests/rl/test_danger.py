@@ -87,3 +87,21 @@ def test_collect_stores_float16_rows_and_their_hands() -> None:
 def test_auc_is_the_rank_statistic() -> None:
     assert auc(np.array([0.1, 0.4, 0.35, 0.8]), np.array([0, 0, 1, 1])) == pytest.approx(0.75)
     assert auc(np.array([0.5, 0.5]), np.array([0, 1])) == pytest.approx(0.5)
+
+
+def test_a_danger_run_leaves_its_log_checkpoints_and_curve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As every ``paiju train`` mode: a JSON line an epoch, a checkpoint an epoch, the
+    learning curve."""
+    import json
+
+    out = tmp_path / "run"
+    args = ["train", "jiaxing", "--danger", "--hands", "3", "--epochs", "2", "--seed", "2"]
+    assert main([*args, "--out", str(out)]) == 0
+    capsys.readouterr()
+    rows = [json.loads(line) for line in (out / "train.log").read_text().splitlines()]
+    assert [r["epoch"] for r in rows] == [1, 2] and all(r["phase"] == "danger" for r in rows)
+    for epoch in (1, 2):
+        LearnedBot(0, "jiaxing", out / f"checkpoint-danger-{epoch}.npz")
+    assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"

@@ -122,12 +122,14 @@ def collect(
     flow = find_variant(variant)
     options = flow.default_options()
     encoder = codec_for(variant).encoder()
+    from paiju.simulator import Progress
+
     rng = random.Random(seed)
     bots = [greedy_bot(variant, seed * 4 + s) for s in range(4)]
     xs: list[npt.NDArray[np.float16]] = []
     ys: list[npt.NDArray[np.uint8]] = []
     ids: list[int] = []
-    start = time.perf_counter()
+    bar = Progress(hands, "danger: greedy hands", unit="hands", stream=stream or sys.stderr)
     for i in range(hands):
         hand = flow.new_hand(options, seed=rng.getrandbits(48), dealer=rng.randrange(4), carry={})
         while not hand.is_over:
@@ -141,9 +143,7 @@ def collect(
                 hand.apply(int(action), seat)
                 if hand.is_over:
                     break
-        if stream is not None and (i + 1) % 100 == 0:
-            took = time.perf_counter() - start
-            print(f"collect: {i + 1}/{hands} hands, {len(ys)} rows, {took:.0f} s", file=stream)
+        bar.update()
     n_in = observation_size(variant)
     x = np.stack(xs) if xs else np.zeros((0, n_in), np.float16)
     y = np.stack(ys) if ys else np.zeros((0, N_KINDS), np.uint8)
@@ -168,15 +168,22 @@ def auc(scores: npt.NDArray[Any], labels: npt.NDArray[Any]) -> float:
     return float((ranks[t].sum() - pos * (pos + 1) / 2.0) / (pos * neg))
 
 
+Layers = list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+
+
 def fit(
     cfg: DangerConfig,
     x: npt.NDArray[np.float16],
     y: npt.NDArray[np.uint8],
     ids: npt.NDArray[np.int32],
     stream: IO[str],
-) -> tuple[list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]], dict[str, float]]:
+    *,
+    on_epoch: Any = None,
+) -> tuple[Layers, dict[str, float]]:
     """Train the MLP; 5 % of the hands (whole hands, so no hand is on both sides) held
-    out. Returns the layers (numpy ``(w, b)``, ``w`` inputs × outputs) and the figures."""
+    out. Returns the layers (numpy ``(w, b)``, ``w`` inputs × outputs) and the figures.
+    ``on_epoch(figures, layers)``, if given, is called after every epoch (the run's log
+    and checkpoints)."""
     import torch
     from torch import nn
 
@@ -235,7 +242,10 @@ def fit(
             "held_bce": held_loss,
             "held_auc": auc(logits, y[va]),
         }
-        print("danger: " + json.dumps(figures), file=stream)
+        if on_epoch is not None:
+            on_epoch(dict(figures), _layers(net))
+        else:
+            print("danger: " + json.dumps(figures), file=stream)
         # the network overfits within a few epochs (a hand's rows are alike): keep the
         # epoch of the lowest held-out loss
         if best is None or held_loss < best[0]:
@@ -259,13 +269,20 @@ def fit(
             "base_bce": base_bce,
         }
     )
+    return _layers(net), figures
+
+
+def _layers(net: Any) -> Layers:
+    """The torch network's linear layers as numpy ``(w, b)``, ``w`` inputs × outputs."""
+    from torch import nn
+
     layers = []
     for m in net:
         if isinstance(m, nn.Linear):
             w = m.weight.detach().numpy().T.copy()
             bias = m.bias.detach().numpy().copy()
             layers.append((w.astype(np.float32), bias.astype(np.float32)))
-    return layers, figures
+    return layers
 
 
 def _write_npz(path: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
@@ -329,7 +346,9 @@ def set_parameters(
 
 def train_danger(cfg: DangerConfig, stream: IO[str] | None = None) -> Path:
     """Collect (or load ``cfg.data``), fit, export ``<out>/<variant>.npz``; the data go
-    to ``<out>/danger-data.npz`` and the figures to ``<out>/danger.json``."""
+    to ``<out>/danger-data.npz``, a JSON line per epoch to ``<out>/train.log``, each
+    epoch's network to ``checkpoint-danger-<epoch>.npz``, the learning curve to
+    ``curve.png`` and the kept epoch's figures to ``danger.json``."""
     out = stream or sys.stdout
     cfg.out.mkdir(parents=True, exist_ok=True)
     n_in = observation_size(cfg.variant)
@@ -355,9 +374,24 @@ def train_danger(cfg: DangerConfig, stream: IO[str] | None = None) -> Path:
     if not len(y):
         raise ValueError("no turn decisions collected")
     print(f"danger: {len(y)} rows from {len(np.unique(ids))} hands, {took:.1f} s", file=out)
-    layers, figures = fit(cfg, x, y, ids, out)
+    from paiju.rl.train import _Log
+
+    log = _Log(cfg.out / "train.log", out)
+
+    def epoch_done(figures: dict[str, float], layers: Layers) -> None:
+        log.write({"phase": "danger", **figures})
+        _export(cfg, cfg.out / f"checkpoint-danger-{int(figures['epoch'])}.npz", layers)
+
+    layers, figures = fit(cfg, x, y, ids, out, on_epoch=epoch_done)
     figures["collect_seconds"] = took
     path = cfg.out / f"{cfg.variant}.npz"
+    _export(cfg, path, layers)
+    (cfg.out / "danger.json").write_text(json.dumps(figures, indent=1) + "\n")
+    plot_danger(log.rows, cfg.out / "curve.png", cfg.variant)
+    return path
+
+
+def _export(cfg: DangerConfig, path: Path, layers: Layers) -> None:
     export_danger(
         path,
         cfg.variant,
@@ -367,5 +401,26 @@ def train_danger(cfg: DangerConfig, stream: IO[str] | None = None) -> Path:
         ukeire=cfg.ukeire,
         from_shanten=cfg.from_shanten,
     )
-    (cfg.out / "danger.json").write_text(json.dumps(figures, indent=1) + "\n")
-    return path
+
+
+def plot_danger(rows: list[dict[str, Any]], path: Path, variant: str) -> None:
+    """The learning curve: training and held-out loss, and the held-out AUC, by epoch."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    epochs = [r["epoch"] for r in rows]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    axes[0].plot(epochs, [r["train_bce"] for r in rows], marker="o", label="training")
+    axes[0].plot(epochs, [r["held_bce"] for r in rows], marker="o", label="held out")
+    axes[0].set_xlabel("epoch")
+    axes[0].set_ylabel("binary cross-entropy")
+    axes[0].legend()
+    axes[1].plot(epochs, [r["held_auc"] for r in rows], marker="o")
+    axes[1].set_xlabel("epoch")
+    axes[1].set_ylabel("held-out AUC (all 34 kinds)")
+    fig.suptitle(f"paiju train {variant} --danger")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
