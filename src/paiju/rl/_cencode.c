@@ -38,26 +38,6 @@ static PyObject *s_counts, *s_discards, *s_melds, *s_flowers, *s_fed, *s_ready, 
     *s_knocked, *s_declared, *s_revealed, *s_indicator, *s_claim_card, *s_after_pong,
     *s_stock;
 
-/* The hand being encoded and its instance dict, for the duration of one call: reading
- * an attribute from the dict costs half of PyObject_GetAttr's type lookup first, and
- * an encoding reads some thirty of them. (Every call holds the GIL throughout.) */
-static PyObject *cur_hand;
-static PyObject *cur_dict;
-
-/* obj.name, a new reference: the hand's own attributes from its dict */
-static PyObject *
-get(PyObject *obj, PyObject *name)
-{
-    if (obj == cur_hand && cur_dict != NULL) {
-        PyObject *v = PyDict_GetItemWithError(cur_dict, name);
-        if (v != NULL)
-            return Py_NewRef(v);
-        if (PyErr_Occurred())
-            return NULL;
-    }
-    return PyObject_GetAttr(obj, name);
-}
-
 static int
 fail(const char *what)
 {
@@ -79,7 +59,7 @@ as_long(PyObject *obj, long *out)
 static int
 attr_long(PyObject *obj, PyObject *name, long *out)
 {
-    PyObject *v = get(obj, name);
+    PyObject *v = PyObject_GetAttr(obj, name);
     if (v == NULL)
         return -1;
     int rc;
@@ -96,7 +76,7 @@ attr_long(PyObject *obj, PyObject *name, long *out)
 static int
 attr_truth(PyObject *obj, PyObject *name, int *out)
 {
-    PyObject *v = get(obj, name);
+    PyObject *v = PyObject_GetAttr(obj, name);
     if (v == NULL)
         return -1;
     int t = PyObject_IsTrue(v);
@@ -112,7 +92,7 @@ attr_truth(PyObject *obj, PyObject *name, int *out)
 static int
 phase_index(PyObject *hand, PyObject *phases, long *out)
 {
-    PyObject *p = get(hand, s_phase);
+    PyObject *p = PyObject_GetAttr(hand, s_phase);
     if (p == NULL)
         return -1;
     Py_ssize_t n = PyTuple_GET_SIZE(phases);
@@ -247,7 +227,7 @@ read_net(PyObject *hand, int n, long *net)
 {
     for (int s = 0; s < n; s++)
         net[s] = 0;
-    PyObject *ledger = get(hand, s_ledger);
+    PyObject *ledger = PyObject_GetAttr(hand, s_ledger);
     if (ledger == NULL)
         return -1;
     Py_ssize_t paid = PyObject_Length(ledger);
@@ -317,12 +297,12 @@ mahjong_fill(PyObject *hand, long seat, float *pl, float *sc, long round_wind, i
         if (attr_long(hand, phase == 1 ? s_claim_from : s_rob_seat, &offer_from) < 0)
             return -1;
     }
-    PyObject *c_obj = get(hand, s_counts);
-    PyObject *d_obj = get(hand, s_discards);
-    PyObject *m_obj = get(hand, s_melds);
-    PyObject *f_obj = get(hand, s_flowers);
-    PyObject *fed = get(hand, s_fed);
-    PyObject *ready = get(hand, s_ready);
+    PyObject *c_obj = PyObject_GetAttr(hand, s_counts);
+    PyObject *d_obj = PyObject_GetAttr(hand, s_discards);
+    PyObject *m_obj = PyObject_GetAttr(hand, s_melds);
+    PyObject *f_obj = PyObject_GetAttr(hand, s_flowers);
+    PyObject *fed = PyObject_GetAttr(hand, s_fed);
+    PyObject *ready = PyObject_GetAttr(hand, s_ready);
     int rc = -1;
     if (!c_obj || !d_obj || !m_obj || !f_obj || !fed || !ready)
         goto done;
@@ -348,7 +328,7 @@ mahjong_fill(PyObject *hand, long seat, float *pl, float *sc, long round_wind, i
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ms); i++) {
             PyObject *m = PyList_GET_ITEM(ms, i);
             long t, source;
-            PyObject *type = get(m, s_type);
+            PyObject *type = PyObject_GetAttr(m, s_type);
             if (type == NULL)
                 goto done;
             int row = meld_row(type);
@@ -429,7 +409,7 @@ mahjong_fill(PyObject *hand, long seat, float *pl, float *sc, long round_wind, i
     long head, tail, draw_streak, kong_chain, after_kong;
     int leopard;
     long net[MJ_SEATS];
-    PyObject *rules = get(hand, s_rules);
+    PyObject *rules = PyObject_GetAttr(hand, s_rules);
     if (rules == NULL)
         goto done;
     int bad = attr_long(rules, s_draw_streak, &draw_streak);
@@ -473,8 +453,8 @@ done:
 static int
 qinger_order(PyObject *hand, long seat, long dealer, long n_seats, int order[QG_PLAYERS])
 {
-    PyObject *players = get(hand, s_players);
-    PyObject *nxt = get(hand, s_next_seat);
+    PyObject *players = PyObject_GetAttr(hand, s_players);
+    PyObject *nxt = PyObject_GetAttr(hand, s_next_seat);
     int rc = -1;
     if (players == NULL || nxt == NULL)
         goto done;
@@ -551,7 +531,7 @@ qinger_fill(PyObject *hand, long seat, float *pl, float *sc, int *seen_out)
     int *shown = counts[1];
     long phase, current, drawn, dealer, indicator, stock_len, head;
     int revealed, after_pong;
-    PyObject *c_obj = get(hand, s_counts);
+    PyObject *c_obj = PyObject_GetAttr(hand, s_counts);
     PyObject *d_obj = NULL, *m_obj = NULL, *t_obj = NULL, *f_obj = NULL, *k_obj = NULL,
              *dc_obj = NULL, *stock = NULL;
     int rc = -1;
@@ -606,12 +586,12 @@ qinger_fill(PyObject *hand, long seat, float *pl, float *sc, int *seen_out)
     long net[MAX_SEATS];
     if (read_net(hand, (int)n_seats, net) < 0)
         goto done;
-    d_obj = get(hand, s_discards);
-    m_obj = get(hand, s_melds);
-    t_obj = get(hand, s_takeoffs);
-    f_obj = get(hand, s_flowers);
-    k_obj = get(hand, s_knocked);
-    dc_obj = get(hand, s_declared);
+    d_obj = PyObject_GetAttr(hand, s_discards);
+    m_obj = PyObject_GetAttr(hand, s_melds);
+    t_obj = PyObject_GetAttr(hand, s_takeoffs);
+    f_obj = PyObject_GetAttr(hand, s_flowers);
+    k_obj = PyObject_GetAttr(hand, s_knocked);
+    dc_obj = PyObject_GetAttr(hand, s_declared);
     if (!d_obj || !m_obj || !t_obj || !f_obj || !k_obj || !dc_obj)
         goto done;
     PyObject *own = list_item(c_obj, seat, "counts");
@@ -632,7 +612,7 @@ qinger_fill(PyObject *hand, long seat, float *pl, float *sc, int *seen_out)
         }
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ms); i++) {
             PyObject *m = PyList_GET_ITEM(ms, i);
-            PyObject *type = get(m, s_type);
+            PyObject *type = PyObject_GetAttr(m, s_type);
             if (type == NULL)
                 goto done;
             int row = meld_row(type);
@@ -641,7 +621,7 @@ qinger_fill(PyObject *hand, long seat, float *pl, float *sc, int *seen_out)
                 fail("a meld is not a pong or a kong");
                 goto done;
             }
-            PyObject *cs = get(m, s_cards);
+            PyObject *cs = PyObject_GetAttr(m, s_cards);
             if (cs == NULL)
                 goto done;
             int cards[8];
@@ -727,7 +707,7 @@ qinger_fill(PyObject *hand, long seat, float *pl, float *sc, int *seen_out)
         thermometer(pl, kinds, 4 * j, counts[j]);
     if (seen_out != NULL)
         memcpy(seen_out, counts[1], sizeof counts[1]);
-    stock = get(hand, s_stock);
+    stock = PyObject_GetAttr(hand, s_stock);
     if (stock == NULL)
         goto done;
     stock_len = (long)PyObject_Length(stock);
@@ -779,15 +759,9 @@ encode(PyObject *args, int game)
     }
     int seen[QG_KINDS];
     int *want_seen = seen_obj == Py_None ? NULL : seen;
-    cur_hand = hand;
-    cur_dict = PyObject_GenericGetDict(hand, NULL);
-    if (cur_dict == NULL) /* no instance dict: every attribute through getattr */
-        PyErr_Clear();
     int rc = game ? qinger_fill(hand, seat, (float *)pv.buf, (float *)sv.buf, want_seen)
                   : mahjong_fill(hand, seat, (float *)pv.buf, (float *)sv.buf, round_wind,
                                  want_seen);
-    Py_CLEAR(cur_dict);
-    cur_hand = NULL;
     PyBuffer_Release(&pv);
     PyBuffer_Release(&sv);
     if (rc < 0 || write_seen(seen_obj, kinds, seen) < 0)
