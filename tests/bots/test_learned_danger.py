@@ -13,10 +13,10 @@ import numpy as np
 
 from paiju.bots import make_bot
 from paiju.bots.greedy import greedy_bot
-from paiju.bots.learned import DangerPolicy, LearnedBot, LearnedBotError
+from paiju.bots.learned import N_KINDS, DangerPolicy, LearnedBot, LearnedBotError, observation_size
 from paiju.engine.mahjong import ACT
 from paiju.engine.match import play_hand
-from paiju.rl.danger import N_KINDS, export_danger, observation_size
+from paiju.rl.danger import export_danger
 from paiju.variants import VARIANTS
 from paiju.variants.base import options_from_mapping
 

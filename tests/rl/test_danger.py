@@ -12,10 +12,10 @@ pytest.importorskip("torch")
 
 import numpy as np
 
-from paiju.bots.learned import LearnedBot
+from paiju.bots.learned import N_KINDS, LearnedBot
 from paiju.cli import main
 from paiju.engine.types import WinType
-from paiju.rl.danger import N_KINDS, auc, collect, deal_in_labels
+from paiju.rl.danger import auc, collect, deal_in_labels
 from paiju.variants import VARIANTS
 from paiju.variants.base import options_from_mapping
 

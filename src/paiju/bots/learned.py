@@ -339,6 +339,35 @@ def features(
     return np.concatenate(parts)
 
 
+Layers = list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+
+N_KINDS = 34
+"""Tile kinds: a danger network's outputs, one per discard code 0–33."""
+
+
+def observation_size(variant: str) -> int:
+    """The length of a danger network's input: planes × kinds + scalars."""
+    enc = codec_for(variant).encoder()
+    return int(enc.n_planes * enc.kinds + enc.n_scalars)
+
+
+def observe(encoder: Any, hand: Any, seat: int) -> npt.NDArray[np.float32]:
+    """A danger network's input for ``seat``: the planes (flattened), then the scalars."""
+    planes, scalars = encoder.encode(hand, seat)
+    return np.concatenate((planes.ravel(), scalars)).astype(np.float32, copy=False)
+
+
+def forward(layers: Layers, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """A multilayer perceptron's output: ``x @ w + b`` a layer, ReLU between layers."""
+    h = x
+    last = len(layers) - 1
+    for i, (w, b) in enumerate(layers):
+        h = h @ w + b
+        if i < last:
+            np.maximum(h, 0.0, out=h)
+    return h
+
+
 class Policy:
     """The network of one weights file (numpy arrays, float32)."""
 
@@ -423,12 +452,7 @@ class Policy:
     ) -> npt.NDArray[np.float32]:
         """One logit per action code for the input ``x``; with a value head, ``values``
         (:func:`value_rows`) is required."""
-        h = x
-        last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if i < last:
-                np.maximum(h, 0.0, out=h)
+        h = forward(self.layers, x)
         n = h.shape[0]
         if self.greedy_input:
             h += self.hint_scale * x[-n:]
@@ -454,12 +478,10 @@ class Policy:
         where = np.flatnonzero(values[VALUED_ROW])
         if not len(where):
             return out
-        h = value_head_input(x, values, self.greedy_input, self.candidate_features)[where]
-        last = len(self.value_layers) - 1
-        for i, (w, b) in enumerate(self.value_layers):
-            h = h @ w + b
-            if i < last:
-                np.maximum(h, 0.0, out=h)
+        h = forward(
+            self.value_layers,
+            value_head_input(x, values, self.greedy_input, self.candidate_features)[where],
+        )
         prior = values[list(PRIOR_ROWS)][:, where].sum(axis=0)
         out[where] = self.value_scale * prior + VALUE_HEAD_GAIN * h[:, 0]
         return out
@@ -492,8 +514,6 @@ class DangerPolicy:
 
     @classmethod
     def load(cls, path: Path, variant: str) -> DangerPolicy:
-        from paiju.rl.danger import N_KINDS, observation_size
-
         with np.load(path, allow_pickle=False) as data:
             if str(data["variant"]) != variant:
                 raise LearnedBotError(f"{path} holds weights for {data['variant']}, not {variant}")
@@ -514,18 +534,12 @@ class DangerPolicy:
 
     def chances(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         """The chance, per tile kind, that discarding it lets another seat win."""
-        h = x
-        last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if i < last:
-                np.maximum(h, 0.0, out=h)
+        h = forward(self.layers, x)
         return 1.0 / (1.0 + np.exp(-h.astype(np.float64)))
 
     def discard(self, hand: Any, seat: int, legal: list[int], default: int, encoder: Any) -> int:
         """The discard to play in place of greedy's ``default`` (a tile kind)."""
         from paiju.bots.simple import reader
-        from paiju.rl.danger import observe
 
         p = self.chances(observe(encoder, hand, seat))
         if p[default] <= self.threshold:

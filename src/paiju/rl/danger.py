@@ -34,8 +34,7 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-N_KINDS = 34
-"""Tile kinds, the discard codes 0–33 and the label row's length."""
+from paiju.bots.learned import N_KINDS, Layers, observation_size, observe
 
 DEFAULT_THRESHOLD = 0.1
 """The bot's danger threshold when the command does not set one (tuned in docs/rl.md)."""
@@ -65,20 +64,6 @@ class DangerConfig:
     """The bot avoids danger only from this many tiles from ready (0: everywhere)."""
     data: list[Path] | None = None
     """Earlier runs' ``danger-data.npz`` files, pooled (instead of collecting)."""
-
-
-def observation_size(variant: str) -> int:
-    """The length of the danger network's input: planes × kinds + scalars."""
-    from paiju.rl.codecs import codec_for
-
-    enc = codec_for(variant).encoder()
-    return int(enc.n_planes * enc.kinds + enc.n_scalars)
-
-
-def observe(encoder: Any, hand: Any, seat: int) -> npt.NDArray[np.float32]:
-    """The danger network's input for ``seat``: the planes (flattened), then the scalars."""
-    planes, scalars = encoder.encode(hand, seat)
-    return np.concatenate((planes.ravel(), scalars)).astype(np.float32, copy=False)
 
 
 def deal_in_labels(hand: Any, seat: int) -> npt.NDArray[np.uint8]:
@@ -166,9 +151,6 @@ def auc(scores: npt.NDArray[Any], labels: npt.NDArray[Any]) -> float:
     mean_rank = first + (counts + 1) / 2.0
     ranks[order] = np.repeat(mean_rank, counts)
     return float((ranks[t].sum() - pos * (pos + 1) / 2.0) / (pos * neg))
-
-
-Layers = list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
 
 
 def fit(
