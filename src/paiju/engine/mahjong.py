@@ -27,7 +27,7 @@ from paiju.components.analysis import MAHJONG
 from paiju.components.tiles import TILE_TEXT, Tile
 from paiju.engine import actions as A
 from paiju.engine.errors import IllegalActionError
-from paiju.engine.events import Event, for_seat
+from paiju.engine.events import Event, for_seat, new_event
 from paiju.engine.fairness import HandRandom, shuffle
 from paiju.engine.hand import HandBase
 from paiju.engine.types import (
@@ -56,9 +56,6 @@ N_SEATS = 4
 _KINDS = range(34)
 PLAYING_TILES = tuple(k for k in range(34) for _ in range(4))
 """The 136 playing tiles, four of each kind, by kind."""
-_new_event = tuple.__new__
-"""Makes an :class:`Event` of all five fields without the named tuple's ``__new__`` (a
-Python function): half the cost of the event of every draw and discard."""
 
 
 class MahjongRules:
@@ -672,7 +669,7 @@ class MahjongHand(HandBase):
     def _discard(self, seat: int, tile: int) -> None:
         self.counts[seat][tile] -= 1
         self.discards[seat].append(tile)
-        self.log.append(_new_event(Event, ("discard", seat, tile, -1, None)))
+        self.log.append(new_event(Event, ("discard", seat, tile, -1, None)))
         self._waits[seat] = None
         self.n_discards += 1
         self.claim_tile = tile
@@ -683,7 +680,7 @@ class MahjongHand(HandBase):
             self.answers = {}
             self.phase = CLAIM
         else:
-            self._draw((seat + 1) % 4, from_tail=False)  # _next_turn(seat)
+            self._next_turn(seat)
 
     def _claim_window(self, source: int, tile: int) -> dict[int, list[int]]:
         pending: dict[int, list[int]] = {}
@@ -887,7 +884,7 @@ class MahjongHand(HandBase):
         self.phase = ACT
         self.drawn_count[seat] += 1
         self._waits[seat] = None
-        self.log.append(_new_event(Event, ("draw", seat, tile, -1, None)))
+        self.log.append(new_event(Event, ("draw", seat, tile, -1, None)))
         if tile >= 34:
             tile = self._replace_flowers(seat, tile)
             if tile < 0:

@@ -44,7 +44,7 @@ from paiju.components.analysis import QINGER
 from paiju.components.cards import DECK_SIZE, N_CARD_KINDS, N_MELD_KINDS, Card, full_deck
 from paiju.components.notation import NotationError, format_cards, parse_card, parse_cards
 from paiju.engine.errors import IllegalActionError, InvalidActionError
-from paiju.engine.events import Event, to_json
+from paiju.engine.events import Event, new_event, to_json
 from paiju.engine.fairness import HandRandom, shuffle
 from paiju.engine.grammar import Action, ActionCodec, CodeRange, Verb
 from paiju.engine.hand import HandBase
@@ -72,10 +72,6 @@ KONG = 130
 HU = 131
 KNOCK = 132
 N_ACTIONS = 133
-
-_new = tuple.__new__
-"""``_new(Event, (type, seat, -1, -1, data))``: an event made without the named tuple's
-keyword-filling constructor, half its cost (the hot loop makes one or two a decision)."""
 
 CARD_STR: tuple[str, ...] = tuple(str(Card(i)) for i in range(N_CARD_KINDS))
 MELD_KIND: tuple[int, ...] = tuple(Card(i).meld_kind for i in range(N_CARD_KINDS))
@@ -319,7 +315,7 @@ class QingerHand(HandBase):
             if len(top) == 1:
                 break
             contenders = top
-        self.log.append(_new(Event, ("draw_for_dealer", top[0], -1, -1, {"draws": rounds})))
+        self.log.append(Event("draw_for_dealer", top[0], data={"draws": rounds}))
         return top[0]
 
     def _start_deal(self) -> None:
@@ -330,7 +326,7 @@ class QingerHand(HandBase):
             deck = list(DECK)
             shuffle(self.rng, deck)
         if self.deals:
-            self.log.append(_new(Event, ("redeal", self.dealer, -1, -1, {"deal": self.deals + 1})))
+            self.log.append(Event("redeal", self.dealer, data={"deal": self.deals + 1}))
         self.deals += 1
         self.counts = [bytearray(N_CARD_KINDS) for _ in range(n)]
         self.kinds = [bytearray(N_MELD_KINDS) for _ in range(n)]
@@ -356,7 +352,7 @@ class QingerHand(HandBase):
                 if kind >= 0:
                     k[kind] += 1
             self.last_in[s] = cards[-1]
-            self.log.append(_new(Event, ("deal", s, -1, -1, {"cards": _fmt(cards)})))
+            self.log.append(new_event(Event, ("deal", s, -1, -1, {"cards": _fmt(cards)})))
         self.phase = KNOCK_PHASE
         self.queue = list(self.players)
         self.current = self.queue[0]
@@ -577,9 +573,7 @@ class QingerHand(HandBase):
                     f"several seats may act now ({actors}); say which seat acts"
                 )
             seat = actors[0]
-        if (
-            seat.__class__ is not int and (isinstance(seat, bool) or not isinstance(seat, int))
-        ) or not 0 <= seat < self.n_seats:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_seats:
             raise IllegalActionError(f"no seat {seat!r}")
         # the caller has usually just asked legal_actions: its cached answer, without the call
         legal = self._legal.get(seat)
@@ -684,7 +678,7 @@ class QingerHand(HandBase):
         if kind >= 0:
             self.kinds[seat][kind] -= 1
         self.discards[seat].append(card)
-        self.log.append(_new(Event, ("discard", seat, -1, -1, {"card": CARD_STR[card]})))
+        self.log.append(new_event(Event, ("discard", seat, -1, -1, {"card": CARD_STR[card]})))
         self.after_pong = False
         self.drawn = -1
         if kind < 0:
@@ -784,7 +778,7 @@ class QingerHand(HandBase):
         if kind >= 0:
             self.kinds[seat][kind] += 1
         self.last_in[seat] = card
-        self.log.append(_new(Event, ("draw", seat, -1, -1, {"card": CARD_STR[card]})))
+        self.log.append(new_event(Event, ("draw", seat, -1, -1, {"card": CARD_STR[card]})))
         return True
 
     def _set_aside(self, seat: int) -> bool:
@@ -801,7 +795,7 @@ class QingerHand(HandBase):
                 return True
             c[card] -= 1
             self.flowers[seat].append(card)
-            self.log.append(_new(Event, ("flower", seat, -1, -1, {"card": CARD_STR[card]})))
+            self.log.append(new_event(Event, ("flower", seat, -1, -1, {"card": CARD_STR[card]})))
             if not self._take(seat):
                 return False
 
@@ -839,10 +833,7 @@ class QingerHand(HandBase):
             concealed = tuple(self.counts[seat])
         own = self.melds[seat]
         melds = (
-            tuple(
-                m if m.source is None else _fed_by_role(m, self.players.index(m.source))
-                for m in own
-            )
+            tuple(m if m.source is None else _fed_by_role(m, self.role(m.source)) for m in own)
             if own
             else ()
         )
@@ -908,7 +899,7 @@ class QingerHand(HandBase):
                 "before_multipliers": result.before_multipliers[role],
                 "items": [item.to_json() for item in result.items[role]],
             }
-            log.append(_new(Event, ("score", seat, -1, -1, score)))
+            log.append(Event("score", seat, data=score))
         for p in result.payments:
             payment = Payment(self.players[p.payer], self.players[p.payee], p.amount, p.reason)
             self.ledger.append(payment)
@@ -918,9 +909,9 @@ class QingerHand(HandBase):
                 "amount": payment.amount,
                 "reason": payment.reason,
             }
-            log.append(_new(Event, ("payment", payment.payee, -1, -1, paid)))
+            log.append(Event("payment", payment.payee, data=paid))
         end = {"net": self.net(), "explanation": self.explanation}
-        log.append(_new(Event, ("end", -1, -1, -1, end)))
+        log.append(Event("end", data=end))
 
     # -- results and views ---------------------------------------------------------
     def net(self) -> list[int]:
