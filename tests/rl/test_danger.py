@@ -35,6 +35,9 @@ def test_a_tiny_danger_run_writes_a_file_the_bot_loads(
     with np.load(a) as data:
         assert str(data["kind"]) == "danger"
         assert data["dw0"].dtype == np.float16
+        # without the four flags: the shipped bot's parameters (docs/rl.md)
+        assert float(data["threshold"]) == 0.15 and int(data["slack"]) == 0
+        assert bool(data["ukeire"]) and int(data["from_shanten"]) == 1
 
 
 def test_danger_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:

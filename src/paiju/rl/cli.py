@@ -97,7 +97,8 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
         "--threshold",
         type=float,
         default=None,
-        help="with --danger: the bot's danger threshold stored in the file",
+        help="with --danger: the bot's danger threshold stored in the file (default: the"
+        " shipped bot's parameters, for this and the three below)",
     )
     p.add_argument(
         "--weight-decay",
@@ -113,13 +114,14 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--ukeire-tiebreak",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="with --danger: the bot breaks ties among safe discards by greedy's measure",
     )
     p.add_argument(
         "--from-shanten",
         type=int,
-        default=0,
+        default=None,
         help="with --danger: the bot avoids danger only this many tiles from ready or more",
     )
     p.add_argument("--seed", type=int, default=1, help="seed of deals and initial weights")
@@ -218,8 +220,11 @@ def run_train(args: argparse.Namespace) -> int:
 
 def _run_danger(args: argparse.Namespace) -> int:
     """``paiju train <variant> --danger``: the danger network (:mod:`paiju.rl.danger`)."""
-    if args.variant == "qinger":
-        print("paiju train: --danger is for the mahjong games", file=sys.stderr)
+    from paiju.bots.learned import N_KINDS
+    from paiju.rl.codecs import codec_for
+
+    if codec_for(args.variant).encoder().kinds != N_KINDS:
+        print("paiju train: --danger is for the mahjong games (34 tile kinds)", file=sys.stderr)
         return 2
     if args.hands == 0 and args.data is None:
         print("paiju train: --danger needs --hands > 0 or --data", file=sys.stderr)
@@ -227,7 +232,7 @@ def _run_danger(args: argparse.Namespace) -> int:
     if args.threshold is not None and not 0 < args.threshold < 1:
         print("paiju train: --threshold must be between 0 and 1", file=sys.stderr)
         return 2
-    if args.from_shanten < 0:
+    if args.from_shanten is not None and args.from_shanten < 0:
         print("paiju train: --from-shanten must be >= 0", file=sys.stderr)
         return 2
     if args.weight_decay < 0:
@@ -241,8 +246,14 @@ def _run_danger(args: argparse.Namespace) -> int:
     except ImportError:
         print("paiju train: needs PyTorch: pip install 'paiju[rl,train]'", file=sys.stderr)
         return 2
-    from paiju.rl.danger import DEFAULT_SLACK, DEFAULT_THRESHOLD, DangerConfig, train_danger
+    from paiju.rl.danger import DangerConfig, train_danger
 
+    given = {
+        "threshold": args.threshold,
+        "slack": args.slack,
+        "ukeire": args.ukeire_tiebreak,
+        "from_shanten": args.from_shanten,
+    }
     cfg = DangerConfig(
         variant=args.variant,
         out=Path(args.out),
@@ -253,11 +264,8 @@ def _run_danger(args: argparse.Namespace) -> int:
         weight_decay=args.weight_decay,
         seed=args.seed,
         threads=args.threads,
-        threshold=DEFAULT_THRESHOLD if args.threshold is None else args.threshold,
-        slack=DEFAULT_SLACK if args.slack is None else args.slack,
-        ukeire=args.ukeire_tiebreak,
-        from_shanten=args.from_shanten,
         data=[Path(name) for name in args.data] if args.data else None,
+        **{k: v for k, v in given.items() if v is not None},
     )
     try:
         path = train_danger(cfg)

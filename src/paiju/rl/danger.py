@@ -36,12 +36,6 @@ import numpy.typing as npt
 
 from paiju.bots.learned import N_KINDS, Layers, observation_size, observe
 
-DEFAULT_THRESHOLD = 0.1
-"""The bot's danger threshold when the command does not set one (tuned in docs/rl.md)."""
-
-DEFAULT_SLACK = 8
-"""Shanten the bot may give up to avoid danger (8: any; the oracle's rule)."""
-
 
 @dataclass(frozen=True)
 class DangerConfig:
@@ -56,11 +50,15 @@ class DangerConfig:
     batch: int = 256
     seed: int = 1
     threads: int = 1
-    threshold: float = DEFAULT_THRESHOLD
-    slack: int = DEFAULT_SLACK
-    ukeire: bool = False
+    # the bot's parameters stored in the file; the defaults are the shipped bot's, tuned
+    # on validation deals (docs/rl.md)
+    threshold: float = 0.15
+    """A discard whose chance of dealing in is at most this is safe."""
+    slack: int = 0
+    """Shanten the bot may give up, against greedy's discard, to play a safe one."""
+    ukeire: bool = True
     """The bot's tie-break among safe discards: greedy's own measure before the chance."""
-    from_shanten: int = 0
+    from_shanten: int = 1
     """The bot avoids danger only from this many tiles from ready (0: everywhere)."""
     data: list[Path] | None = None
     """Earlier runs' ``danger-data.npz`` files, pooled (instead of collecting)."""
