@@ -130,6 +130,18 @@ list_item(PyObject *list, Py_ssize_t i, const char *what)
     return PyList_GET_ITEM(list, i);
 }
 
+/* seat s's own list (its melds, flowers, takeoffs) in a list of seats (borrowed), checked */
+static PyObject *
+seat_list(PyObject *lists, Py_ssize_t s, const char *what)
+{
+    PyObject *v = list_item(lists, s, what);
+    if (v != NULL && !PyList_Check(v)) {
+        PyErr_Format(PyExc_ValueError, "observation encoder: a seat's %s are not a list", what);
+        return NULL;
+    }
+    return v;
+}
+
 /* a seat's count vector (bytes or bytearray of `kinds` counts) into out */
 static int
 read_counts(PyObject *obj, int kinds, int *out)
@@ -149,6 +161,20 @@ read_counts(PyObject *obj, int kinds, int *out)
         return fail("a seat's counts have the wrong length");
     for (int k = 0; k < kinds; k++)
         out[k] = (unsigned char)data[k];
+    return 0;
+}
+
+/* the pieces seat s holds concealed (the sum of its counts) */
+static int
+held_total(PyObject *c_obj, int s, int kinds, long *total)
+{
+    int held[QG_KINDS];
+    PyObject *cs = list_item(c_obj, s, "counts");
+    if (cs == NULL || read_counts(cs, kinds, held) < 0)
+        return -1;
+    *total = 0;
+    for (int k = 0; k < kinds; k++)
+        *total += held[k];
     return 0;
 }
 
@@ -318,13 +344,9 @@ mahjong_fill(PyObject *hand, long seat, float *pl, float *sc, long round_wind, i
         PyObject *d = list_item(d_obj, s, "discards");
         if (d == NULL || discards_row(d, pl, kinds, base, counts[2 + r]) < 0)
             goto done;
-        PyObject *ms = list_item(m_obj, s, "melds");
+        PyObject *ms = seat_list(m_obj, s, "melds");
         if (ms == NULL)
             goto done;
-        if (!PyList_Check(ms)) {
-            fail("a seat's melds are not a list");
-            goto done;
-        }
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ms); i++) {
             PyObject *m = PyList_GET_ITEM(ms, i);
             long t, source;
@@ -361,13 +383,9 @@ mahjong_fill(PyObject *hand, long seat, float *pl, float *sc, long round_wind, i
         if (is_ready < 0)
             goto done;
         sc[22 + r] = (float)is_ready;
-        PyObject *fl = list_item(f_obj, s, "flowers");
+        PyObject *fl = seat_list(f_obj, s, "flowers");
         if (fl == NULL)
             goto done;
-        if (!PyList_Check(fl)) {
-            fail("a seat's flowers are not a list");
-            goto done;
-        }
         Py_ssize_t nf = PyList_GET_SIZE(fl);
         if (nf) {
             sc[26 + r] = (float)((double)nf / 8.0);
@@ -390,13 +408,9 @@ mahjong_fill(PyObject *hand, long seat, float *pl, float *sc, long round_wind, i
             goto done;
         sc[62 + r] = (float)((double)a / 4.0);
         sc[66 + r] = (float)((double)b / 4.0);
-        PyObject *cs = list_item(c_obj, s, "counts");
-        int held[MJ_KINDS];
-        if (cs == NULL || read_counts(cs, kinds, held) < 0)
+        long total;
+        if (held_total(c_obj, s, kinds, &total) < 0)
             goto done;
-        long total = 0;
-        for (int k = 0; k < kinds; k++)
-            total += held[k];
         sc[72 + r] = (float)((double)total / 14.0);
     }
     /* seen: own tiles, every meld and every discard */
@@ -603,13 +617,9 @@ qinger_fill(PyObject *hand, long seat, float *pl, float *sc, int *seen_out)
         PyObject *d = list_item(d_obj, s, "discards");
         if (d == NULL || discards_row(d, pl, kinds, base, counts[2 + r]) < 0)
             goto done;
-        PyObject *ms = list_item(m_obj, s, "melds");
+        PyObject *ms = seat_list(m_obj, s, "melds");
         if (ms == NULL)
             goto done;
-        if (!PyList_Check(ms)) {
-            fail("a seat's melds are not a list");
-            goto done;
-        }
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ms); i++) {
             PyObject *m = PyList_GET_ITEM(ms, i);
             PyObject *type = PyObject_GetAttr(m, s_type);
@@ -646,13 +656,9 @@ qinger_fill(PyObject *hand, long seat, float *pl, float *sc, int *seen_out)
                     pl[fed_row * kinds + cards[j]] = 1.0f;
             }
         }
-        PyObject *ts = list_item(t_obj, s, "takeoffs");
+        PyObject *ts = seat_list(t_obj, s, "takeoffs");
         if (ts == NULL)
             goto done;
-        if (!PyList_Check(ts)) {
-            fail("a seat's takeoffs are not a list");
-            goto done;
-        }
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ts); i++) {
             int cards[8];
             Py_ssize_t nc = read_cards(PyList_GET_ITEM(ts, i), cards, 8);
@@ -686,13 +692,9 @@ qinger_fill(PyObject *hand, long seat, float *pl, float *sc, int *seen_out)
         }
         sc[9 + 3 * r + kc] = 1.0f;
         sc[18 + r] = (float)((double)net[s] / 100.0);
-        PyObject *cs = list_item(c_obj, s, "counts");
-        int held[QG_KINDS];
-        if (cs == NULL || read_counts(cs, kinds, held) < 0)
+        long total;
+        if (held_total(c_obj, s, kinds, &total) < 0)
             goto done;
-        long total = 0;
-        for (int k = 0; k < kinds; k++)
-            total += held[k];
         sc[22 + r] = (float)((double)total / 23.0);
         PyObject *dv = list_item(dc_obj, s, "declared");
         long declared;
